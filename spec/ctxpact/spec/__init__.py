@@ -1,0 +1,74 @@
+"""The ctxpact contract: records, protocols, the JSON converter, schema access and errors.
+
+Everything here mirrors ``spec/SPEC.md`` and the JSON Schemas in ``schemas/``; this package
+imports neither the reference implementation nor the conformance suite.
+"""
+
+from ctxpact.spec._converter import SCHEMA_OF, camel_case, converter, from_json, to_json
+from ctxpact.spec._errors import (
+    CtxpactError,
+    InvalidValueError,
+    SchemaNotFoundError,
+    SchemaValidationError,
+    Violation,
+)
+from ctxpact.spec._json import JsonObject, JsonValue, compact_json, copy_json
+from ctxpact.spec._protocols import (
+    AgentMemory,
+    CompactPolicy,
+    ContextProjector,
+    MemoryCompressor,
+    ModelClient,
+    SummaryParser,
+)
+from ctxpact.spec._records import (
+    AgentSessionSnapshot,
+    CompactResult,
+    ContextBudget,
+    ContextProjection,
+    ContextReport,
+    MemorySnapshot,
+    ModelPrompt,
+    ModelResult,
+    StructuredSummary,
+    ToolCall,
+)
+from ctxpact.spec._schemas import json_path, load_schema, schema_names, validate, violations
+
+__all__ = [
+    "SCHEMA_OF",
+    "AgentMemory",
+    "AgentSessionSnapshot",
+    "CompactPolicy",
+    "CompactResult",
+    "ContextBudget",
+    "ContextProjection",
+    "ContextProjector",
+    "ContextReport",
+    "CtxpactError",
+    "InvalidValueError",
+    "JsonObject",
+    "JsonValue",
+    "MemoryCompressor",
+    "MemorySnapshot",
+    "ModelClient",
+    "ModelPrompt",
+    "ModelResult",
+    "SchemaNotFoundError",
+    "SchemaValidationError",
+    "StructuredSummary",
+    "SummaryParser",
+    "ToolCall",
+    "Violation",
+    "camel_case",
+    "compact_json",
+    "converter",
+    "copy_json",
+    "from_json",
+    "json_path",
+    "load_schema",
+    "schema_names",
+    "to_json",
+    "validate",
+    "violations",
+]

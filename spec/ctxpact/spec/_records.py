@@ -1,0 +1,244 @@
+"""The records of the contract: frozen, keyword-only attrs classes mirroring ``schemas/``.
+
+Every field name is the snake_case form of the camelCase JSON name in the matching schema
+(JSON-2). Sequences are tuples; lists passed in are converted. Counts are checked when a
+record is built, so an impossible record never exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from attrs import Attribute, field, frozen
+
+from ctxpact.spec._errors import InvalidValueError
+from ctxpact.spec._json import JsonValue
+
+
+def _non_negative(instance: object, attribute: Attribute[Any], value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidValueError(
+            record=type(instance).__name__,
+            field=attribute.name,
+            expected="a non-negative integer",
+            actual=value,
+        )
+
+
+def _optional_non_negative(instance: object, attribute: Attribute[Any], value: object) -> None:
+    if value is not None:
+        _non_negative(instance, attribute, value)
+
+
+def _boolean(instance: object, attribute: Attribute[Any], value: object) -> None:
+    if not isinstance(value, bool):
+        raise InvalidValueError(
+            record=type(instance).__name__, field=attribute.name, expected="a bool", actual=value
+        )
+
+
+def _text(instance: object, attribute: Attribute[Any], value: object) -> None:
+    if not isinstance(value, str):
+        raise InvalidValueError(
+            record=type(instance).__name__, field=attribute.name, expected="a str", actual=value
+        )
+
+
+def _optional_text(instance: object, attribute: Attribute[Any], value: object) -> None:
+    if value is not None:
+        _text(instance, attribute, value)
+
+
+def _texts(instance: object, attribute: Attribute[Any], value: tuple[object, ...]) -> None:
+    for index, member in enumerate(value):
+        if not isinstance(member, str):
+            raise InvalidValueError(
+                record=type(instance).__name__,
+                field=f"{attribute.name}[{index}]",
+                expected="a str",
+                actual=member,
+            )
+
+
+def _indices(instance: object, attribute: Attribute[Any], value: object) -> None:
+    if value is None:
+        return
+    assert isinstance(value, tuple)  # noqa: S101 - the converter guarantees it
+    for index, member in enumerate(value):
+        if isinstance(member, bool) or not isinstance(member, int) or member < 0:
+            raise InvalidValueError(
+                record=type(instance).__name__,
+                field=f"{attribute.name}[{index}]",
+                expected="a non-negative integer",
+                actual=member,
+            )
+
+
+def _strings(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(values)
+
+
+def _items(values: Iterable[JsonValue]) -> tuple[JsonValue, ...]:
+    return tuple(values)
+
+
+def _optional_indices(values: Iterable[int] | None) -> tuple[int, ...] | None:
+    return None if values is None else tuple(values)
+
+
+def _tool_calls(values: Iterable[ToolCall]) -> tuple[ToolCall, ...]:
+    return tuple(values)
+
+
+#: Marks the fields that hold JSON items, which the converter passes through opaquely.
+JSON_ITEMS = "ctxpact.json_items"
+
+
+def _item_list(*, default: tuple[JsonValue, ...] | None = None) -> Any:  # noqa: ANN401
+    metadata = {JSON_ITEMS: True}
+    if default is None:
+        return field(converter=_items, metadata=metadata)
+    return field(default=default, converter=_items, metadata=metadata)
+
+
+def _string_list() -> Any:  # noqa: ANN401 - attrs' field() is untyped by design
+    return field(default=(), converter=_strings, validator=_texts)
+
+
+@frozen(kw_only=True)
+class ContextBudget:
+    """How much this turn's prompt may carry (BUD-1 .. BUD-7).
+
+    ``None`` means "no limit" for the two limits and "Tier-1 off" for
+    ``max_recent_tool_results``. Negative values are rejected with
+    :class:`~ctxpact.spec.InvalidValueError` (a ``ValueError``), not silently ignored.
+    """
+
+    max_items: int | None = field(default=None, validator=_optional_non_negative)
+    max_approx_chars: int | None = field(default=None, validator=_optional_non_negative)
+    pinned_prefix_items: int = field(default=0, validator=_non_negative)
+    max_recent_tool_results: int | None = field(default=None, validator=_optional_non_negative)
+    trim_old_reasoning: bool = field(default=False, validator=_boolean)
+
+
+@frozen(kw_only=True)
+class ContextReport:
+    """What a projection kept and what it dropped (RPT-1 .. RPT-n).
+
+    ``dropped_indices`` and ``cleared_indices`` are ctxpact extensions: the ascending
+    positions, in the list the projector was given, of the items left out and of the items
+    replaced by a placeholder or a cleared form. ``None`` means the implementation does not
+    report them (an ai4j-shaped report); a tuple, even an empty one, is a claim checked exactly.
+    """
+
+    source_item_count: int = field(validator=_non_negative)
+    projected_item_count: int = field(validator=_non_negative)
+    dropped_item_count: int = field(validator=_non_negative)
+    source_approx_chars: int = field(validator=_non_negative)
+    projected_approx_chars: int = field(validator=_non_negative)
+    item_limit_applied: bool = field(validator=_boolean)
+    character_limit_applied: bool = field(validator=_boolean)
+    notes: tuple[str, ...] = _string_list()
+    dropped_indices: tuple[int, ...] | None = field(
+        default=None, converter=_optional_indices, validator=_indices
+    )
+    cleared_indices: tuple[int, ...] | None = field(
+        default=None, converter=_optional_indices, validator=_indices
+    )
+
+
+@frozen(kw_only=True)
+class ContextProjection:
+    """The items this turn's prompt carries, and the report of how they were chosen."""
+
+    items: tuple[JsonValue, ...] = _item_list()
+    report: ContextReport
+
+
+@frozen(kw_only=True)
+class MemorySnapshot:
+    """An agent memory's state: its raw items and its summary (MEM-n)."""
+
+    items: tuple[JsonValue, ...] = _item_list(default=())
+    summary: str | None = field(default=None, validator=_optional_text)
+
+
+@frozen(kw_only=True)
+class CompactResult:
+    """What a compaction produced: the new memory, its summary and the structured fields (CMP-n).
+
+    Which fields a policy fills is part of its contract; the others stay empty.
+    """
+
+    memory: MemorySnapshot | None = None
+    summary: str | None = field(default=None, validator=_optional_text)
+    completed: tuple[str, ...] = _string_list()
+    pending: tuple[str, ...] = _string_list()
+    decisions: tuple[str, ...] = _string_list()
+    changed_artifacts: tuple[str, ...] = _string_list()
+    failed_commands: tuple[str, ...] = _string_list()
+    test_results: tuple[str, ...] = _string_list()
+    user_confirmations: tuple[str, ...] = _string_list()
+    sandbox_state: tuple[str, ...] = _string_list()
+    open_questions: tuple[str, ...] = _string_list()
+    read_files: tuple[str, ...] = _string_list()
+    modified_files: tuple[str, ...] = _string_list()
+    context_report: ContextReport | None = None
+
+
+@frozen(kw_only=True)
+class StructuredSummary:
+    """What the forgiving summary parser read from a model's output (PRS-n).
+
+    ``parsed`` is false when no JSON object was found; ``text`` then holds the trimmed raw
+    output and every list is empty.
+    """
+
+    goal: str | None = field(default=None, validator=_optional_text)
+    completed: tuple[str, ...] = _string_list()
+    pending: tuple[str, ...] = _string_list()
+    decisions: tuple[str, ...] = _string_list()
+    errors: tuple[str, ...] = _string_list()
+    test_results: tuple[str, ...] = _string_list()
+    open_questions: tuple[str, ...] = _string_list()
+    read_files: tuple[str, ...] = _string_list()
+    modified_files: tuple[str, ...] = _string_list()
+    parsed: bool = field(default=True, validator=_boolean)
+    text: str = field(default="", validator=_text)
+
+
+@frozen(kw_only=True)
+class ToolCall:
+    """A tool call requested by the model; ``arguments`` is the JSON text of its arguments."""
+
+    call_id: str = field(validator=_text)
+    name: str = field(validator=_text)
+    arguments: str = field(validator=_text)
+
+
+@frozen(kw_only=True)
+class ModelPrompt:
+    """One request to a model: the model's name, an optional system prompt and the items."""
+
+    model: str = field(validator=_text)
+    system_prompt: str | None = field(validator=_optional_text)
+    items: tuple[JsonValue, ...] = _item_list()
+
+
+@frozen(kw_only=True)
+class ModelResult:
+    """A model's answer: its text, the items to append to memory, and the tools to call."""
+
+    output_text: str | None = field(default=None, validator=_optional_text)
+    memory_items: tuple[JsonValue, ...] = _item_list(default=())
+    tool_calls: tuple[ToolCall, ...] = field(default=(), converter=_tool_calls)
+
+
+@frozen(kw_only=True)
+class AgentSessionSnapshot:
+    """Everything needed to resume a session: its id, its memory and its last compaction (SES-n)."""
+
+    session_id: str = field(validator=_text)
+    memory: MemorySnapshot = MemorySnapshot()
+    compact_result: CompactResult | None = None
