@@ -9,9 +9,9 @@ import os
 
 from hypothesis import HealthCheck, settings
 
-_COMMON = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
-settings.register_profile("quick", max_examples=25, **_COMMON)
-settings.register_profile("default", max_examples=100, **_COMMON)
-settings.register_profile("thorough", max_examples=1000, **_COMMON)
-settings.register_profile("ci", max_examples=100, derandomize=True, print_blob=True, **_COMMON)
+_BASE = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("quick", _BASE, max_examples=25)
+settings.register_profile("default", _BASE, max_examples=100)
+settings.register_profile("thorough", _BASE, max_examples=1000)
+settings.register_profile("ci", _BASE, max_examples=100, derandomize=True, print_blob=True)
 settings.load_profile(os.environ.get("CTXPACT_HYPOTHESIS_PROFILE", "default"))

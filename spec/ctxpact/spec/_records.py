@@ -95,15 +95,7 @@ def _tool_calls(values: Iterable[ToolCall]) -> tuple[ToolCall, ...]:
 JSON_ITEMS = "ctxpact.json_items"
 
 
-def _item_list(*, default: tuple[JsonValue, ...] | None = None) -> Any:  # noqa: ANN401
-    metadata = {JSON_ITEMS: True}
-    if default is None:
-        return field(converter=_items, metadata=metadata)
-    return field(default=default, converter=_items, metadata=metadata)
-
-
-def _string_list() -> Any:  # noqa: ANN401 - attrs' field() is untyped by design
-    return field(default=(), converter=_strings, validator=_texts)
+_ITEMS_METADATA = {JSON_ITEMS: True}
 
 
 @frozen(kw_only=True)
@@ -139,7 +131,7 @@ class ContextReport:
     projected_approx_chars: int = field(validator=_non_negative)
     item_limit_applied: bool = field(validator=_boolean)
     character_limit_applied: bool = field(validator=_boolean)
-    notes: tuple[str, ...] = _string_list()
+    notes: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
     dropped_indices: tuple[int, ...] | None = field(
         default=None, converter=_optional_indices, validator=_indices
     )
@@ -152,7 +144,7 @@ class ContextReport:
 class ContextProjection:
     """The items this turn's prompt carries, and the report of how they were chosen."""
 
-    items: tuple[JsonValue, ...] = _item_list()
+    items: tuple[JsonValue, ...] = field(converter=_items, metadata=_ITEMS_METADATA)
     report: ContextReport
 
 
@@ -160,7 +152,7 @@ class ContextProjection:
 class MemorySnapshot:
     """An agent memory's state: its raw items and its summary (MEM-n)."""
 
-    items: tuple[JsonValue, ...] = _item_list(default=())
+    items: tuple[JsonValue, ...] = field(default=(), converter=_items, metadata=_ITEMS_METADATA)
     summary: str | None = field(default=None, validator=_optional_text)
 
 
@@ -173,17 +165,17 @@ class CompactResult:
 
     memory: MemorySnapshot | None = None
     summary: str | None = field(default=None, validator=_optional_text)
-    completed: tuple[str, ...] = _string_list()
-    pending: tuple[str, ...] = _string_list()
-    decisions: tuple[str, ...] = _string_list()
-    changed_artifacts: tuple[str, ...] = _string_list()
-    failed_commands: tuple[str, ...] = _string_list()
-    test_results: tuple[str, ...] = _string_list()
-    user_confirmations: tuple[str, ...] = _string_list()
-    sandbox_state: tuple[str, ...] = _string_list()
-    open_questions: tuple[str, ...] = _string_list()
-    read_files: tuple[str, ...] = _string_list()
-    modified_files: tuple[str, ...] = _string_list()
+    completed: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    pending: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    decisions: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    changed_artifacts: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    failed_commands: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    test_results: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    user_confirmations: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    sandbox_state: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    open_questions: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    read_files: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    modified_files: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
     context_report: ContextReport | None = None
 
 
@@ -196,14 +188,14 @@ class StructuredSummary:
     """
 
     goal: str | None = field(default=None, validator=_optional_text)
-    completed: tuple[str, ...] = _string_list()
-    pending: tuple[str, ...] = _string_list()
-    decisions: tuple[str, ...] = _string_list()
-    errors: tuple[str, ...] = _string_list()
-    test_results: tuple[str, ...] = _string_list()
-    open_questions: tuple[str, ...] = _string_list()
-    read_files: tuple[str, ...] = _string_list()
-    modified_files: tuple[str, ...] = _string_list()
+    completed: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    pending: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    decisions: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    errors: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    test_results: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    open_questions: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    read_files: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    modified_files: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
     parsed: bool = field(default=True, validator=_boolean)
     text: str = field(default="", validator=_text)
 
@@ -223,7 +215,7 @@ class ModelPrompt:
 
     model: str = field(validator=_text)
     system_prompt: str | None = field(validator=_optional_text)
-    items: tuple[JsonValue, ...] = _item_list()
+    items: tuple[JsonValue, ...] = field(converter=_items, metadata=_ITEMS_METADATA)
 
 
 @frozen(kw_only=True)
@@ -231,7 +223,9 @@ class ModelResult:
     """A model's answer: its text, the items to append to memory, and the tools to call."""
 
     output_text: str | None = field(default=None, validator=_optional_text)
-    memory_items: tuple[JsonValue, ...] = _item_list(default=())
+    memory_items: tuple[JsonValue, ...] = field(
+        default=(), converter=_items, metadata=_ITEMS_METADATA
+    )
     tool_calls: tuple[ToolCall, ...] = field(default=(), converter=_tool_calls)
 
 

@@ -1,0 +1,175 @@
+"""The attrs records and the hand-written schemas describe the same documents, both ways."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from ctxpact.conformance.strategies import RECORDS
+from ctxpact.spec import (
+    SCHEMA_OF,
+    ContextBudget,
+    ContextReport,
+    SchemaValidationError,
+    camel_case,
+    from_json,
+    load_schema,
+    to_json,
+    violations,
+)
+
+RECORD_CLASSES = sorted(SCHEMA_OF, key=lambda cls: cls.__name__)
+
+
+def _resolve(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    if "$ref" in schema:
+        return _resolve(root["$defs"][schema["$ref"].removeprefix("#/$defs/")], root)
+    return schema
+
+
+def with_defaults(document: Any, schema: dict[str, Any], root: dict[str, Any]) -> Any:
+    """Fill in every default the schema declares, recursively: what structuring implies."""
+    schema = _resolve(schema, root)
+    if "anyOf" in schema:
+        for choice in schema["anyOf"]:
+            option = _resolve(choice, root)
+            if option.get("type") == "null" and document is None:
+                return None
+            if "properties" in option and isinstance(document, dict):
+                return with_defaults(document, option, root)
+        return document
+    if isinstance(document, dict) and "properties" in schema:
+        filled = {}
+        for key, prop in schema["properties"].items():
+            if key in document:
+                filled[key] = with_defaults(document[key], prop, root)
+            elif "default" in prop:
+                filled[key] = with_defaults(copy.deepcopy(prop["default"]), prop, root)
+        return filled
+    if isinstance(document, list) and isinstance(schema.get("items"), dict):
+        return [with_defaults(member, schema["items"], root) for member in document]
+    return document
+
+
+@pytest.mark.parametrize("cls", RECORD_CLASSES, ids=lambda cls: cls.__name__)
+def test_field_names_equal_schema_properties(cls: type[Any]) -> None:
+    schema: Any = load_schema(SCHEMA_OF[cls])
+    assert [camel_case(f.name) for f in attrs.fields(cls)] == list(schema["properties"])
+
+
+@pytest.mark.parametrize("cls", RECORD_CLASSES, ids=lambda cls: cls.__name__)
+def test_required_fields_equal_schema_required(cls: type[Any]) -> None:
+    schema: Any = load_schema(SCHEMA_OF[cls])
+    required = {camel_case(f.name) for f in attrs.fields(cls) if f.default is attrs.NOTHING}
+    assert required == set(schema["required"])
+
+
+@pytest.mark.parametrize("cls", RECORD_CLASSES, ids=lambda cls: cls.__name__)
+def test_schema_defaults_equal_field_defaults(cls: type[Any]) -> None:
+    schema: Any = load_schema(SCHEMA_OF[cls])
+    document = to_json(
+        cls(
+            **{
+                f.name: RECORDS_EXAMPLE_VALUES[f.name]
+                for f in attrs.fields(cls)
+                if f.default is attrs.NOTHING
+            }
+        )
+    )
+    for field in attrs.fields(cls):
+        if field.default is not attrs.NOTHING:
+            assert (
+                document[camel_case(field.name)]
+                == schema["properties"][camel_case(field.name)]["default"]
+            ), field.name
+
+
+RECORDS_EXAMPLE_VALUES: dict[str, Any] = {
+    "source_item_count": 1,
+    "projected_item_count": 1,
+    "dropped_item_count": 0,
+    "source_approx_chars": 1,
+    "projected_approx_chars": 1,
+    "item_limit_applied": False,
+    "character_limit_applied": False,
+    "items": (),
+    "session_id": "s",
+    "call_id": "c",
+    "name": "n",
+    "arguments": "{}",
+    "model": "m",
+    "system_prompt": None,
+    "report": ContextReport(
+        source_item_count=0,
+        projected_item_count=0,
+        dropped_item_count=0,
+        source_approx_chars=0,
+        projected_approx_chars=0,
+        item_limit_applied=False,
+        character_limit_applied=False,
+    ),
+}
+
+
+@pytest.mark.parametrize("cls", RECORD_CLASSES, ids=lambda cls: cls.__name__)
+@given(data=st.data())
+def test_any_record_unstructures_to_a_valid_document_and_back(cls: type[Any], data: Any) -> None:
+    record = data.draw(RECORDS[cls])
+    document = to_json(record)
+    assert violations(document, SCHEMA_OF[cls]) == ()
+    assert from_json(cls, document) == record
+
+
+@pytest.mark.parametrize("cls", RECORD_CLASSES, ids=lambda cls: cls.__name__)
+def test_schema_examples_structure_and_round_trip(cls: type[Any]) -> None:
+    schema: Any = load_schema(SCHEMA_OF[cls])
+    for document in schema["examples"]:
+        original = copy.deepcopy(document)
+        record = from_json(cls, document)
+        assert document == original  # from_json never touches its input
+        assert to_json(record) == with_defaults(document, schema, schema)
+
+
+def _mutations(document: dict[str, Any], schema: dict[str, Any]) -> list[tuple[str, Any]]:
+    found: list[tuple[str, Any]] = [("extra key", {**document, "unexpectedKey": 1})]
+    found.extend(
+        (f"missing {key}", {k: v for k, v in document.items() if k != key})
+        for key in schema["required"]
+    )
+    for key, prop in schema["properties"].items():
+        wrong: Any = {"wrong": "type"}
+        found.append((f"wrong type for {key}", {**document, key: wrong}))
+        if prop.get("minimum") == 0:
+            found.append((f"negative {key}", {**document, key: -1}))
+    return found
+
+
+@pytest.mark.parametrize("cls", RECORD_CLASSES, ids=lambda cls: cls.__name__)
+@given(data=st.data())
+def test_mutated_documents_are_rejected_by_schema_and_converter(cls: type[Any], data: Any) -> None:
+    schema: Any = load_schema(SCHEMA_OF[cls])
+    document: Any = to_json(data.draw(RECORDS[cls]))
+    for what, mutated in _mutations(document, schema):
+        assert violations(mutated, SCHEMA_OF[cls]), what
+        with pytest.raises(SchemaValidationError):
+            from_json(cls, mutated)
+
+
+@given(budget=RECORDS[ContextBudget])
+@example(budget=ContextBudget())
+@example(budget=ContextBudget(max_items=0, max_approx_chars=0, max_recent_tool_results=0))
+def test_budget_round_trips_with_nulls_for_unset_limits(budget: ContextBudget) -> None:
+    document = to_json(budget)
+    assert set(document) == {
+        "maxItems",
+        "maxApproxChars",
+        "pinnedPrefixItems",
+        "maxRecentToolResults",
+        "trimOldReasoning",
+    }
+    assert from_json(ContextBudget, document) == budget

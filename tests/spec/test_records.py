@@ -1,0 +1,156 @@
+"""Records reject impossible values at construction, with errors that say what and where."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ctxpact.spec import (
+    CompactResult,
+    ContextBudget,
+    ContextProjection,
+    ContextReport,
+    CtxpactError,
+    InvalidValueError,
+    MemorySnapshot,
+    SchemaValidationError,
+    from_json,
+    to_json,
+)
+
+
+@pytest.mark.parametrize(
+    "field", ["max_items", "max_approx_chars", "pinned_prefix_items", "max_recent_tool_results"]
+)
+def test_budget_rejects_negative_limits(field: str) -> None:
+    with pytest.raises(
+        ValueError, match=rf"non-negative integer but got -1 for ContextBudget\.{field}"
+    ):
+        ContextBudget(**{field: -1})  # type: ignore[arg-type]  # mypy can't see the key
+
+
+@pytest.mark.parametrize("value", [True, 1.5, "3"])
+def test_budget_rejects_non_integers(value: Any) -> None:
+    with pytest.raises(InvalidValueError) as raised:
+        ContextBudget(max_items=value)
+    assert raised.value.field == "max_items"
+    assert raised.value.actual == value
+    assert isinstance(raised.value, CtxpactError)
+
+
+def test_budget_defaults_mean_no_limits_and_tiers_off() -> None:
+    budget = ContextBudget()
+    assert (
+        budget.max_items,
+        budget.max_approx_chars,
+        budget.pinned_prefix_items,
+        budget.max_recent_tool_results,
+        budget.trim_old_reasoning,
+    ) == (None, None, 0, None, False)
+
+
+def test_budget_is_keyword_only_and_frozen() -> None:
+    with pytest.raises(TypeError):
+        ContextBudget(3)  # type: ignore[call-arg]  # the point: positional arguments are refused
+    budget = ContextBudget(max_items=3)
+    with pytest.raises(AttributeError):
+        budget.max_items = 4  # type: ignore[misc]  # the point: records are frozen
+
+
+def test_report_rejects_negative_counts_and_bad_indices() -> None:
+    fields: dict[str, Any] = {
+        "source_item_count": 1,
+        "projected_item_count": 1,
+        "dropped_item_count": 0,
+        "source_approx_chars": 1,
+        "projected_approx_chars": 1,
+        "item_limit_applied": False,
+        "character_limit_applied": False,
+    }
+    with pytest.raises(InvalidValueError, match="dropped_item_count"):
+        ContextReport(**{**fields, "dropped_item_count": -2})
+    with pytest.raises(InvalidValueError, match=r"dropped_indices\[1\]"):
+        ContextReport(**fields, dropped_indices=[0, -1])
+    with pytest.raises(InvalidValueError, match=r"notes\[0\]"):
+        ContextReport(**fields, notes=[3])  # type: ignore[list-item]  # the point
+
+
+def test_sequences_become_tuples() -> None:
+    snapshot = MemorySnapshot(items=["a", {"b": 1}], summary=None)
+    assert snapshot.items == ("a", {"b": 1})
+    assert CompactResult(pending=["x"]).pending == ("x",)
+
+
+def test_report_indices_none_means_not_reported() -> None:
+    document = {
+        "sourceItemCount": 2,
+        "projectedItemCount": 1,
+        "droppedItemCount": 1,
+        "sourceApproxChars": 2,
+        "projectedApproxChars": 1,
+        "itemLimitApplied": True,
+        "characterLimitApplied": False,
+    }
+    report = from_json(ContextReport, document)
+    assert report.dropped_indices is None
+    assert report.cleared_indices is None
+    assert report.notes == ()
+
+
+def test_from_json_reports_every_violation_with_its_path() -> None:
+    document = {
+        "items": ["a"],
+        "report": {
+            "sourceItemCount": 1,
+            "projectedItemCount": 1,
+            "droppedItemCount": -1,
+            "sourceApproxChars": 1,
+            "projectedApproxChars": "1",
+            "itemLimitApplied": False,
+            "characterLimitApplied": False,
+            "surprise": 0,
+        },
+    }
+    with pytest.raises(SchemaValidationError) as raised:
+        from_json(ContextProjection, document)
+    rendered = {str(v) for v in raised.value.violations}
+    assert rendered == {
+        "$.report: Additional properties are not allowed ('surprise' was unexpected)",
+        "$.report.droppedItemCount: -1 is less than the minimum of 0",
+        "$.report.projectedApproxChars: '1' is not of type 'integer'",
+    }
+    assert raised.value.schema == "context-projection"
+    assert "$.report.droppedItemCount" in str(raised.value)
+
+
+def test_from_json_never_leaks_a_converter_traceback_on_non_objects() -> None:
+    bad: object
+    for bad in (None, [], "text", 3):
+        with pytest.raises(SchemaValidationError, match=r"\$: .* is not of type 'object'"):
+            from_json(MemorySnapshot, bad)
+
+
+def test_from_json_shares_no_object_with_its_input() -> None:
+    document = {"items": [{"type": "message", "content": [{"text": "a"}]}], "summary": None}
+    snapshot = from_json(MemorySnapshot, document)
+    document["items"][0]["content"][0]["text"] = "changed"  # type: ignore[index]
+    assert snapshot.items[0] == {"type": "message", "content": [{"text": "a"}]}
+
+
+def test_to_json_copies_items_and_names_the_path_of_a_non_json_value() -> None:
+    item: Any = {"nested": [1, 2]}
+    document: Any = to_json(MemorySnapshot(items=[item]))
+    document["items"][0]["nested"].append(3)
+    assert item == {"nested": [1, 2]}
+    with pytest.raises(SchemaValidationError, match=r"\$\.items\[1\]\.x\[0\]: .*set"):
+        to_json(MemorySnapshot(items=["ok", {"x": [{1}]}]))  # type: ignore[list-item]
+    with pytest.raises(SchemaValidationError, match=r"\$\.items\[0\]: .*not a finite"):
+        to_json(MemorySnapshot(items=[float("nan")]))
+
+
+def test_to_json_and_from_json_refuse_foreign_types() -> None:
+    with pytest.raises(TypeError, match="ctxpact record"):
+        to_json({"not": "a record"})
+    with pytest.raises(TypeError, match="ctxpact record class"):
+        from_json(dict, {})
