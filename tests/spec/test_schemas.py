@@ -14,10 +14,19 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from ctxpact.spec import SCHEMA_OF, SchemaNotFoundError, load_schema, schema_names
+from ctxpact.spec import (
+    SCHEMA_OF,
+    SCHEMA_VERSION,
+    SchemaNotFoundError,
+    load_schema,
+    schema_names,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD_SCHEMAS = sorted(SCHEMA_OF.values())
+#: Schemas of documents that ctxpact.conformance writes, not records of ctxpact.spec.
+SUITE_SCHEMAS = ["conformance-report", "vectors"]
+ALL_SCHEMAS = sorted(schema_names())
 # Keywords that code generators for other languages mishandle (conformance-anchors §1.9).
 UNPORTABLE = {
     "prefixItems",
@@ -46,26 +55,26 @@ def _subschemas(schema: Any, path: str = "$") -> Iterator[tuple[str, dict[str, A
             yield from _subschemas(value, f"{path}[{index}]")
 
 
-def test_every_record_has_a_schema_and_every_schema_a_record() -> None:
-    assert set(RECORD_SCHEMAS) == set(schema_names())
+def test_every_record_has_a_schema_and_every_schema_a_purpose() -> None:
+    assert set(RECORD_SCHEMAS) | set(SUITE_SCHEMAS) == set(schema_names())
 
 
-@pytest.mark.parametrize("name", RECORD_SCHEMAS)
+@pytest.mark.parametrize("name", ALL_SCHEMAS)
 def test_schema_passes_the_2020_12_metaschema(name: str) -> None:
     schema = load_schema(name)
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
     Draft202012Validator.check_schema(schema)
 
 
-@pytest.mark.parametrize("name", RECORD_SCHEMAS)
+@pytest.mark.parametrize("name", ALL_SCHEMAS)
 def test_schema_is_versioned_titled_and_has_examples(name: str) -> None:
     schema = load_schema(name)
-    assert schema["$id"] == f"https://ctxpact.dev/schemas/1/{name}.schema.json"
+    assert schema["$id"] == f"https://ctxpact.dev/schemas/{SCHEMA_VERSION}/{name}.schema.json"
     assert schema["title"]
     assert schema["examples"]
 
 
-@pytest.mark.parametrize("name", RECORD_SCHEMAS)
+@pytest.mark.parametrize("name", ALL_SCHEMAS)
 def test_schema_stays_in_the_portable_subset(name: str) -> None:
     for path, sub in _subschemas(load_schema(name)):
         assert not UNPORTABLE & sub.keys(), f"{name} {path} uses {UNPORTABLE & sub.keys()}"
@@ -75,14 +84,14 @@ def test_schema_stays_in_the_portable_subset(name: str) -> None:
             assert ref.startswith("#/$defs/"), f"{name} {path} refers outside the file"
 
 
-@pytest.mark.parametrize("name", RECORD_SCHEMAS)
+@pytest.mark.parametrize("name", ALL_SCHEMAS)
 def test_every_property_has_a_description(name: str) -> None:
     for path, sub in _subschemas(load_schema(name)):
         for key, prop in sub.get("properties", {}).items():
             assert prop.get("description"), f"{name} {path}.properties.{key} has no description"
 
 
-@pytest.mark.parametrize("name", RECORD_SCHEMAS)
+@pytest.mark.parametrize("name", ALL_SCHEMAS)
 def test_counts_and_limits_cannot_be_negative(name: str) -> None:
     for path, sub in _subschemas(load_schema(name)):
         types = sub.get("type")
@@ -113,7 +122,7 @@ def test_unknown_schema_names_the_known_ones() -> None:
         load_schema("no-such-schema")
 
 
-@pytest.mark.parametrize("name", RECORD_SCHEMAS)
+@pytest.mark.parametrize("name", ALL_SCHEMAS)
 def test_checked_in_file_is_what_load_schema_serves(name: str) -> None:
     on_disk = json.loads((ROOT / "schemas" / f"{name}.schema.json").read_text(encoding="utf-8"))
     assert on_disk == load_schema(name)
@@ -131,7 +140,7 @@ def test_wheel_ships_the_schemas_and_the_installed_package_finds_them(tmp_path: 
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
         archive.extractall(tmp_path / "site")
-    for name in RECORD_SCHEMAS:
+    for name in ALL_SCHEMAS:
         assert f"ctxpact/spec/schemas/{name}.schema.json" in names
     assert "ctxpact/__init__.py" not in names  # ctxpact is a namespace package
     assert {
@@ -155,3 +164,11 @@ def test_wheel_ships_the_schemas_and_the_installed_package_finds_them(tmp_path: 
     assert out[0].startswith(str(tmp_path / "site"))
     assert out[1] == str(tmp_path / "site" / "ctxpact" / "spec" / "schemas")
     assert int(out[2]) == len(schema_names())
+
+
+@pytest.mark.parametrize("name", ALL_SCHEMAS)
+def test_every_example_is_valid(name: str) -> None:
+    schema = load_schema(name)
+    validator = Draft202012Validator(schema)
+    for example in schema["examples"]:  # type: ignore[union-attr]
+        assert list(validator.iter_errors(example)) == []

@@ -1,3 +1,68 @@
-"""The ctxpact conformance suite: checks any implementation against spec/SPEC.md."""
+"""The ctxpact conformance suite: checks any implementation against spec/SPEC.md.
 
-__all__: list[str] = []
+Three ways in: the ``ctxpact check`` command, the ``check_*`` functions here, and the pytest
+base classes of :mod:`ctxpact.conformance.testing`. Strategies that generate agent
+transcripts and records are public in :mod:`ctxpact.conformance.strategies`.
+"""
+
+from ctxpact.conformance._api import (
+    RunOptions,
+    check_agent_memory,
+    check_compact_policy,
+    check_projector,
+    check_session_store,
+    check_summary_parser,
+    check_target,
+)
+from ctxpact.conformance._context import CheckContext, CheckFailure, SubjectError
+from ctxpact.conformance._model import (
+    Check,
+    CheckResult,
+    Claim,
+    Component,
+    ConformanceReport,
+    ExpectedFailure,
+    Implementation,
+    Outcome,
+)
+from ctxpact.conformance._profiles import DEFAULT_PROFILE, PROFILES, profile_settings
+from ctxpact.conformance._references import reference_targets
+from ctxpact.conformance._report import markdown, run_document
+from ctxpact.conformance._runner import SkipCheck, run_check, run_checks
+from ctxpact.conformance._target import Target, TargetError, infer_target
+from ctxpact.conformance.checks import ALL_CHECKS, checks_for
+
+__all__ = [
+    "ALL_CHECKS",
+    "DEFAULT_PROFILE",
+    "PROFILES",
+    "Check",
+    "CheckContext",
+    "CheckFailure",
+    "CheckResult",
+    "Claim",
+    "Component",
+    "ConformanceReport",
+    "ExpectedFailure",
+    "Implementation",
+    "Outcome",
+    "RunOptions",
+    "SkipCheck",
+    "SubjectError",
+    "Target",
+    "TargetError",
+    "check_agent_memory",
+    "check_compact_policy",
+    "check_projector",
+    "check_session_store",
+    "check_summary_parser",
+    "check_target",
+    "checks_for",
+    "infer_target",
+    "markdown",
+    "profile_settings",
+    "reference_targets",
+    "run_check",
+    "run_checks",
+    "run_document",
+]

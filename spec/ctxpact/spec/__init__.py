@@ -34,9 +34,12 @@ from ctxpact.spec._records import (
     ToolCall,
 )
 from ctxpact.spec._schemas import json_path, load_schema, schema_names, validate, violations
+from ctxpact.spec._version import SCHEMA_VERSION, SPEC_VERSION
 
 __all__ = [
     "SCHEMA_OF",
+    "SCHEMA_VERSION",
+    "SPEC_VERSION",
     "AgentMemory",
     "AgentSessionSnapshot",
     "CompactPolicy",

@@ -1,4 +1,4 @@
-"""Public Hypothesis strategies: records of the contract, JSON values and agent transcripts."""
+"""Public Hypothesis strategies: records of the contract, agent transcripts, model outputs."""
 
 from ctxpact.conformance.strategies._records import (
     RECORDS,
@@ -14,12 +14,24 @@ from ctxpact.conformance.strategies._records import (
     structured_summaries,
     tool_calls,
 )
+from ctxpact.conformance.strategies._transcripts import (
+    TOOL_NAMES,
+    budgets_for,
+    model_outputs,
+    summary_objects,
+    texts,
+    tool_outputs,
+    transcripts,
+)
 
 __all__ = [
     "RECORDS",
+    "TOOL_NAMES",
     "budgets",
+    "budgets_for",
     "compact_results",
     "json_values",
+    "model_outputs",
     "projections",
     "prompts",
     "reports",
@@ -27,5 +39,9 @@ __all__ = [
     "session_snapshots",
     "snapshots",
     "structured_summaries",
+    "summary_objects",
+    "texts",
     "tool_calls",
+    "tool_outputs",
+    "transcripts",
 ]

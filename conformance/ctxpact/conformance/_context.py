@@ -1,0 +1,99 @@
+"""What a check sees while it runs: the implementation under test and a place for evidence."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, cast
+
+import attrs
+from hypothesis import settings
+
+from ctxpact.spec import SCHEMA_OF, JsonValue, compact_json, copy_json, to_json
+
+
+class CheckFailure(AssertionError):  # noqa: N818 - reads as the finding it is
+    """A clause does not hold: raised by :meth:`CheckContext.expect`."""
+
+
+class SubjectError(Exception):
+    """The implementation could not even be built: the factory raised."""
+
+
+def as_json(value: object) -> JsonValue:
+    """Best-effort JSON form of a check's input, for a counterexample."""
+    if type(value) in SCHEMA_OF:
+        return to_json(value)
+    if attrs.has(type(value)):
+        names = [f.name for f in attrs.fields(cast("type[attrs.AttrsInstance]", type(value)))]
+        return {name: as_json(getattr(value, name)) for name in names}
+    if isinstance(value, dict):
+        return {str(key): as_json(member) for key, member in value.items()}
+    if isinstance(value, list | tuple):
+        return [as_json(member) for member in value]
+    try:
+        return copy_json(value)
+    except ValueError:
+        return repr(value)
+
+
+class CheckContext:
+    """The implementation under test, the suite's settings, and the last example tried.
+
+    Checks call :meth:`subject` for a fresh instance per example, :meth:`record` with the
+    example's inputs before exercising it, and :meth:`expect` for each clause. Hypothesis
+    replays the shrunk example last, so the recorded inputs at a failure are the minimal
+    counterexample.
+    """
+
+    def __init__(
+        self,
+        factory: Callable[..., Any],
+        *,
+        settings: settings,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.factory = factory
+        self.settings = settings
+        self.options: Mapping[str, Any] = options or {}
+        self.example: dict[str, JsonValue] | None = None
+        self.steps: list[JsonValue] = []
+
+    def subject(self, *args: Any) -> Any:  # noqa: ANN401 - the component's own type
+        """A fresh instance of the implementation (the factory's arguments pass through)."""
+        try:
+            return self.factory(*args)
+        except Exception as error:
+            raise SubjectError(f"the factory raised {type(error).__name__}: {error}") from error
+
+    def record(self, **inputs: object) -> None:
+        """Remember the inputs of the example about to run (and forget any steps).
+
+        They are copied to JSON now, so an implementation that mutates its input cannot
+        change the counterexample shown.
+        """
+        self.example = {key: as_json(value) for key, value in inputs.items()}
+        self.steps = []
+
+    def step(self, name: str, **arguments: object) -> None:
+        """Remember one step of a stateful example."""
+        self.steps.append({"step": name, **{k: as_json(v) for k, v in arguments.items()}})
+
+    def expect(self, condition: bool, message: str) -> None:
+        """Fail the check with *message* unless *condition* holds."""
+        if not condition:
+            raise CheckFailure(message)
+
+    def counterexample(self) -> JsonValue:
+        """The JSON form of the last recorded example (and its steps), or ``None``."""
+        if self.example is None and not self.steps:
+            return None
+        document: dict[str, JsonValue] = dict(self.example or {})
+        if self.steps:
+            document["steps"] = list(self.steps)
+        return document
+
+
+def describe(value: object, limit: int = 300) -> str:
+    """A short JSON rendering of *value* for a failure message."""
+    text = compact_json(as_json(value))
+    return text if len(text) <= limit else f"{text[:limit]}…"

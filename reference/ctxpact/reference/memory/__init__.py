@@ -1,0 +1,39 @@
+"""Agent memories: ordered items plus an optional summary, in the process or in SQLite.
+
+Both memories behave identically, call for call (MEM-n): ``add_user_input`` ignores
+``None`` and turns a string into a user message; every add may be followed by a compressor;
+``get_items`` puts a non-blank summary first as a system message; ``snapshot`` and
+``restore`` carry raw items and the summary, and restore keeps the summary.
+"""
+
+from ctxpact.reference.memory._errors import (
+    BAD_COMPRESSOR_RESULT,
+    CORRUPT_ROW,
+    OPEN_TRANSACTION,
+    CompressorResultError,
+    CorruptMemoryError,
+    OpenTransactionError,
+)
+from ctxpact.reference.memory._in_memory import InMemoryAgentMemory
+from ctxpact.reference.memory._sqlite import (
+    DEFAULT_MEMORY_TABLE,
+    ITEM_KIND,
+    SUMMARY_KIND,
+    SqliteAgentMemory,
+)
+from ctxpact.reference.memory._sqlite_support import TABLE_NAME_PATTERN
+
+__all__ = [
+    "BAD_COMPRESSOR_RESULT",
+    "CORRUPT_ROW",
+    "DEFAULT_MEMORY_TABLE",
+    "ITEM_KIND",
+    "OPEN_TRANSACTION",
+    "SUMMARY_KIND",
+    "TABLE_NAME_PATTERN",
+    "CompressorResultError",
+    "CorruptMemoryError",
+    "InMemoryAgentMemory",
+    "OpenTransactionError",
+    "SqliteAgentMemory",
+]

@@ -1,0 +1,312 @@
+"""The memory that lives in a SQLite table: one row per item, one for the summary."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Self
+
+from attrs import frozen
+
+from ctxpact.reference._items import is_blank
+from ctxpact.reference.memory._errors import CorruptMemoryError
+from ctxpact.reference.memory._sqlite_support import (
+    Database,
+    checked_table_name,
+    connect,
+    immediate_transaction,
+    json_text,
+)
+from ctxpact.reference.memory._state import (
+    checked_summary,
+    compressed,
+    detached,
+    output_items,
+    prompt_items,
+    tool_output_items,
+    user_input_items,
+)
+from ctxpact.spec import InvalidValueError, JsonValue, MemoryCompressor, MemorySnapshot
+
+#: The table a :class:`SqliteAgentMemory` uses unless told otherwise.
+DEFAULT_MEMORY_TABLE = "ctxpact_agent_memory"
+#: The ``kind`` of an item row; its ``position`` orders the items.
+ITEM_KIND = "item"
+#: The ``kind`` of the summary row (position 0; absent when the summary is ``None``).
+SUMMARY_KIND = "summary"
+
+_CREATE = """
+CREATE TABLE IF NOT EXISTS "{table}" (
+    session_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    entry_json TEXT NOT NULL,
+    PRIMARY KEY (session_id, kind, position)
+) WITHOUT ROWID
+"""
+
+
+@frozen(kw_only=True)
+class _Row:
+    position: int
+    text: str
+
+
+@frozen(kw_only=True)
+class _Stored:
+    items: tuple[_Row, ...]
+    summary: _Row | None
+
+
+class SqliteAgentMemory:
+    """An agent memory stored in a SQLite table, isolated by session id.
+
+    *database* is a path (the memory opens, owns and :meth:`close`-s the connection; it is
+    also a context manager) or an open :class:`sqlite3.Connection` (borrowed: never closed,
+    and it must not be inside a transaction when the memory writes).
+
+    One table holds every session: a row per ``(session_id, kind, position)`` with the JSON
+    text of an item (``kind = "item"``) or of the summary string (``kind = "summary"``). Each
+    mutation, each ``restore`` and each ``clear`` is one ``BEGIN IMMEDIATE`` transaction, so a
+    crash leaves the old state or the new one. Without a compressor an add only inserts its new
+    rows; with one, the add, the compression and the rewrite of the rows that changed are one
+    transaction. Every read parses the rows again: the table is the only state, so two memories
+    on one session see the same items.
+
+    Behaves call for call like :class:`~ctxpact.reference.memory.InMemoryAgentMemory`
+    (MEM-1 .. MEM-9); storage rules: MEM-10 .. MEM-12.
+
+    Raises:
+        InvalidValueError: for a blank *session_id* or a *table* that is not a plain SQL
+            identifier.
+        CorruptMemoryError: when a read finds a row that is not the JSON it should be.
+
+    """
+
+    def __init__(
+        self,
+        database: Database,
+        session_id: str,
+        *,
+        table: str = DEFAULT_MEMORY_TABLE,
+        compressor: MemoryCompressor | None = None,
+    ) -> None:
+        owner = type(self).__name__
+        if not isinstance(session_id, str) or is_blank(session_id):
+            raise InvalidValueError(
+                record=owner, field="session_id", expected="a non-blank str", actual=session_id
+            )
+        self._table = checked_table_name(owner, table)
+        self._session_id = session_id
+        self._compressor = compressor
+        self._connection, self._owns_connection = connect(owner, database)
+        try:
+            with immediate_transaction(owner, self._connection):
+                self._connection.execute(_CREATE.format(table=self._table))
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def session_id(self) -> str:
+        """The session whose rows this memory reads and writes."""
+        return self._session_id
+
+    @property
+    def table(self) -> str:
+        """The table's name."""
+        return self._table
+
+    @property
+    def compressor(self) -> MemoryCompressor | None:
+        """The compressor run after every add, or ``None``."""
+        return self._compressor
+
+    def close(self) -> None:
+        """Close the connection if this memory opened it; a borrowed one stays open."""
+        if self._owns_connection:
+            self._connection.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def add_user_input(self, value: JsonValue) -> None:
+        """Append the user's input: ``None`` is ignored, a string becomes a user message."""
+        self._append(user_input_items(value))
+
+    def add_output_items(self, items: Sequence[JsonValue]) -> None:
+        """Append the model's output items (an empty list is ignored)."""
+        self._append(output_items(items))
+
+    def add_tool_output(self, call_id: str, output: str | None) -> None:
+        """Append ``{type: "function_call_output", call_id, output}``."""
+        self._append(tool_output_items(type(self).__name__, call_id, output))
+
+    def get_items(self) -> list[JsonValue]:
+        """A new list: the summary as a system message first (unless blank), then the items."""
+        state = self._load()
+        return prompt_items(state.items, state.summary)
+
+    def get_summary(self) -> str | None:
+        """The current summary, or ``None``."""
+        return self._load().summary
+
+    def set_summary(self, summary: str | None) -> None:
+        """Replace the summary (``None`` removes it) in one transaction; no compressor runs."""
+        summary = checked_summary(type(self).__name__, summary)
+        with self._transaction():
+            self._write_summary(summary)
+
+    def clear(self) -> None:
+        """Remove every row of this session (items and summary) in one transaction."""
+        with self._transaction():
+            self._connection.execute(
+                f'DELETE FROM "{self._table}" WHERE session_id = ?',  # noqa: S608 - checked name
+                (self._session_id,),
+            )
+
+    def snapshot(self) -> MemorySnapshot:
+        """The raw items (no summary message) and the summary, as an independent copy."""
+        return self._load()
+
+    def restore(self, snapshot: MemorySnapshot) -> None:
+        """Replace items and summary with the snapshot's in one transaction (keeps the summary).
+
+        No compressor runs.
+        """
+        state = detached(snapshot)
+        texts = [json_text(item) for item in state.items]
+        with self._transaction():
+            self._connection.execute(
+                f'DELETE FROM "{self._table}" WHERE session_id = ?',  # noqa: S608 - checked name
+                (self._session_id,),
+            )
+            self._insert_items(0, texts)
+            self._write_summary(state.summary)
+
+    # -- storage -------------------------------------------------------------------------
+
+    def _transaction(self) -> contextlib.AbstractContextManager[None]:
+        return immediate_transaction(type(self).__name__, self._connection)
+
+    def _append(self, new_items: list[JsonValue]) -> None:
+        if not new_items:
+            return
+        new_texts = [json_text(item) for item in new_items]
+        with self._transaction():
+            stored = self._read_rows()
+            if self._compressor is None:
+                start = stored.items[-1].position + 1 if stored.items else 0
+                self._insert_items(start, new_texts)
+                return
+            current = self._parse(stored)
+            result = compressed(self._compressor, [*current.items, *new_items], current.summary)
+            self._rewrite(stored, [json_text(item) for item in result.items])
+            if result.summary != current.summary:
+                self._write_summary(result.summary)
+
+    def _rewrite(self, stored: _Stored, texts: list[str]) -> None:
+        # Keep the rows a compressor left alone (the common prefix); replace only the rest.
+        kept = 0
+        for row, text in zip(stored.items, texts, strict=False):
+            if row.text != text:
+                break
+            kept += 1
+        if kept < len(stored.items):
+            self._connection.execute(
+                f'DELETE FROM "{self._table}" '  # noqa: S608 - checked name
+                "WHERE session_id = ? AND kind = ? AND position >= ?",
+                (self._session_id, ITEM_KIND, stored.items[kept].position),
+            )
+        start = stored.items[kept - 1].position + 1 if kept else 0
+        self._insert_items(start, texts[kept:])
+
+    def _insert_items(self, start: int, texts: list[str]) -> None:
+        self._connection.executemany(
+            f'INSERT INTO "{self._table}" '  # noqa: S608 - checked name
+            "(session_id, kind, position, entry_json) VALUES (?, ?, ?, ?)",
+            [
+                (self._session_id, ITEM_KIND, start + offset, text)
+                for offset, text in enumerate(texts)
+            ],
+        )
+
+    def _write_summary(self, summary: str | None) -> None:
+        self._connection.execute(
+            f'DELETE FROM "{self._table}" WHERE session_id = ? AND kind = ?',  # noqa: S608
+            (self._session_id, SUMMARY_KIND),
+        )
+        if summary is not None:
+            self._connection.execute(
+                f'INSERT INTO "{self._table}" '  # noqa: S608 - checked name
+                "(session_id, kind, position, entry_json) VALUES (?, ?, 0, ?)",
+                (self._session_id, SUMMARY_KIND, json_text(summary)),
+            )
+
+    def _read_rows(self) -> _Stored:
+        # One statement reads items and summary together: a consistent picture of the session.
+        cursor = self._connection.execute(
+            f'SELECT kind, position, entry_json FROM "{self._table}" '  # noqa: S608
+            "WHERE session_id = ? ORDER BY kind, position",
+            (self._session_id,),
+        )
+        items: list[_Row] = []
+        summary: _Row | None = None
+        for kind, position, text in cursor.fetchall():
+            row = _Row(position=position, text=text)
+            if kind == ITEM_KIND:
+                items.append(row)
+            elif kind == SUMMARY_KIND and summary is None:
+                summary = row
+            else:
+                raise self._corrupt(kind, position, "a row of kind 'item' or 'summary'", kind)
+        return _Stored(items=tuple(items), summary=summary)
+
+    def _load(self) -> MemorySnapshot:
+        return self._parse(self._read_rows())
+
+    def _parse(self, stored: _Stored) -> MemorySnapshot:
+        items = [self._parse_row(ITEM_KIND, row) for row in stored.items]
+        summary: str | None = None
+        if stored.summary is not None:
+            value = self._parse_row(SUMMARY_KIND, stored.summary)
+            if not isinstance(value, str):
+                raise self._corrupt(
+                    SUMMARY_KIND, stored.summary.position, "a JSON string", stored.summary.text
+                )
+            summary = value
+        return MemorySnapshot(items=tuple(items), summary=summary)
+
+    def _parse_row(self, kind: str, row: _Row) -> JsonValue:
+        if not isinstance(row.text, str):
+            raise self._corrupt(kind, row.position, "JSON text", row.text)
+        try:
+            value: JsonValue = json.loads(row.text, parse_constant=_refuse_constant)
+        except ValueError as error:
+            raise self._corrupt(kind, row.position, "JSON text", row.text) from error
+        return value
+
+    def _corrupt(self, kind: str, position: object, expected: str, actual: object) -> Exception:
+        return CorruptMemoryError(
+            table=self._table,
+            session_id=self._session_id,
+            kind=str(kind),
+            position=position if isinstance(position, int) else -1,
+            expected=expected,
+            actual=f"{actual!r:.80}",
+        )
+
+
+def _refuse_constant(name: str) -> JsonValue:
+    # NaN and Infinity are not JSON; a row holding them was not written by this memory.
+    raise ValueError(f"{name} is not JSON")

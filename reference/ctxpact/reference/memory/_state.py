@@ -1,0 +1,113 @@
+"""The rules both reference memories share: what an add appends, what a prompt sees.
+
+Keeping them in one place is what makes :class:`InMemoryAgentMemory` and
+:class:`SqliteAgentMemory` behave identically, call for call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ctxpact.reference._items import function_call_output, is_blank, system_message, user_message
+from ctxpact.reference.memory._errors import CompressorResultError
+from ctxpact.spec import (
+    InvalidValueError,
+    JsonValue,
+    MemoryCompressor,
+    MemorySnapshot,
+    SchemaValidationError,
+    copy_json,
+)
+
+
+def user_input_items(value: JsonValue) -> list[JsonValue]:
+    """The items ``add_user_input(value)`` appends: none for ``None``, a user message for text.
+
+    Any other JSON value is appended as it is (a deep copy). Implements MEM-3.
+    """
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [user_message(value)]
+    return [copy_json(value)]
+
+
+def output_items(items: Sequence[JsonValue]) -> list[JsonValue]:
+    """Deep copies of the items ``add_output_items(items)`` appends (MEM-4).
+
+    Raises:
+        SchemaValidationError: if *items* is not a list of JSON values (a lone string or
+            object is refused rather than split into characters or keys).
+
+    """
+    if isinstance(items, str | bytes | dict) or not isinstance(items, Sequence):
+        raise SchemaValidationError.single(
+            "$", f"Expected a list of items but got {type(items).__name__}"
+        )
+    return [copy_json(item, f"$[{index}]") for index, item in enumerate(items)]
+
+
+def tool_output_items(owner: str, call_id: str, output: str | None) -> list[JsonValue]:
+    """The one ``function_call_output`` item ``add_tool_output`` appends (MEM-5)."""
+    if not isinstance(call_id, str):
+        raise InvalidValueError(record=owner, field="call_id", expected="a str", actual=call_id)
+    if output is not None and not isinstance(output, str):
+        raise InvalidValueError(
+            record=owner, field="output", expected="a str or None", actual=output
+        )
+    return [function_call_output(call_id, output)]
+
+
+def checked_summary(owner: str, summary: str | None) -> str | None:
+    """*summary*, checked to be a string or ``None``."""
+    if summary is not None and not isinstance(summary, str):
+        raise InvalidValueError(
+            record=owner, field="summary", expected="a str or None", actual=summary
+        )
+    return summary
+
+
+def copied_items(items: Sequence[JsonValue]) -> list[JsonValue]:
+    """Deep copies of *items*, so that no caller shares an object with a memory (MEM-9)."""
+    return [copy_json(item, f"$.items[{index}]") for index, item in enumerate(items)]
+
+
+def prompt_items(items: Sequence[JsonValue], summary: str | None) -> list[JsonValue]:
+    """What ``get_items`` returns: ``[system_message(summary)] + items`` unless blank (MEM-7).
+
+    "Blank" is Java's ``trim().isEmpty()``: only code points up to U+0020 count as space.
+    """
+    copies = copied_items(items)
+    if is_blank(summary):
+        return copies
+    return [system_message(summary), *copies]
+
+
+def compressed(
+    compressor: MemoryCompressor, items: Sequence[JsonValue], summary: str | None
+) -> MemorySnapshot:
+    """Run *compressor* on the state after an add, returning an independent result (MEM-6).
+
+    Raises:
+        CompressorResultError: if the compressor returns anything but a ``MemorySnapshot``.
+
+    """
+    result = compressor.compress(MemorySnapshot(items=tuple(copied_items(items)), summary=summary))
+    if not isinstance(result, MemorySnapshot):
+        raise CompressorResultError(result)
+    return MemorySnapshot(
+        items=tuple(copied_items(result.items)),
+        summary=checked_summary("MemorySnapshot", result.summary),
+    )
+
+
+def detached(snapshot: MemorySnapshot) -> MemorySnapshot:
+    """A copy of *snapshot* that shares no mutable object with it."""
+    if not isinstance(snapshot, MemorySnapshot):
+        raise SchemaValidationError.single(
+            "$", f"Expected a MemorySnapshot but got {type(snapshot).__name__}"
+        )
+    return MemorySnapshot(
+        items=tuple(copied_items(snapshot.items)),
+        summary=checked_summary("MemorySnapshot", snapshot.summary),
+    )

@@ -1,0 +1,81 @@
+"""The type-aware projector: Tier-1 and Tier-2 first, then the default projector's limits."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from attrs import frozen
+
+from ctxpact.reference.projection._constants import TIER1_NOTE, TIER2_NOTE
+from ctxpact.reference.projection._stages import project_items
+from ctxpact.reference.projection._tiers import (
+    cleared_reasoning,
+    placeholder_call_ids,
+    plan_tier1,
+    plan_tier2,
+    tool_names,
+    tool_result_placeholder,
+)
+from ctxpact.spec import ContextBudget, ContextProjection, JsonValue
+
+
+@frozen(kw_only=True)
+class TypeAwareContextProjector:
+    """Clears old tool results (Tier-1) and old reasoning (Tier-2), then applies the limits.
+
+    Tier-1 runs when ``max_recent_tool_results`` (K) is set: of the tool results
+    (``type`` ``function_call_output``), the newest K stay as they are and every older one
+    becomes a new placeholder item ``{type, call_id, output: "[tool result cleared:
+    name(call_id)]"}`` (falling back to the name, the call id or the bare label), unless its
+    output already is a placeholder: that one stays as it is and is not counted. Tool names
+    come from Chat ``tool_calls``, Responses ``function_call`` items and Anthropic
+    ``tool_use`` parts anywhere in the list, the last call with an id winning, else from the
+    result's own ``name``. Tier-2 runs when ``trim_old_reasoning`` is true: every reasoning
+    item before the last user message (of the list as Tier-1 left it) loses ``summary``,
+    ``content``, ``text`` and ``encrypted_content`` and gets ``summary: [{"type":
+    "summary_text", "text": "[reasoning cleared]"}]``; with no user message nothing is
+    trimmed, and items already in that form stay as they are. Each tier adds its note when it
+    replaced at least one item, before the limits' notes. Then the item and character stages
+    of :class:`DefaultContextProjector` run on the tiered list.
+
+    Departure from ai4j: ``source_item_count`` and ``source_approx_chars`` describe the list
+    the caller passed in, before the tiers; ``dropped_indices`` are positions in that list;
+    ``cleared_indices`` are the ascending positions of the replaced items that are still in
+    the projection (so they never meet ``dropped_indices``). With the tiers off, or clearing
+    nothing, the projection equals :class:`DefaultContextProjector`'s. Neither the list nor
+    any item is changed; items that are not replaced are the caller's objects.
+
+    Implements T1-n, T2-n, PRJ-n and RPT-n.
+    """
+
+    def project(
+        self, items: Sequence[JsonValue], budget: ContextBudget | None
+    ) -> ContextProjection:
+        """Project *items* under *budget*."""
+        if budget is None:
+            return project_items(items, budget)
+        notes: list[str] = []
+        tier1: frozenset[int] = frozenset()
+        tier2: frozenset[int] = frozenset()
+        keep_recent = budget.max_recent_tool_results
+        if keep_recent is not None:
+            tier1 = frozenset(plan_tier1(items, keep_recent))
+            if tier1:
+                notes.append(TIER1_NOTE.format(cleared=len(tier1), kept=keep_recent))
+        if budget.trim_old_reasoning:
+            tier2 = frozenset(plan_tier2(items, tier1))
+            if tier2:
+                notes.append(TIER2_NOTE.format(cleared=len(tier2)))
+        if not notes:
+            return project_items(items, budget)
+
+        def replace(positions: Sequence[int]) -> Mapping[int, JsonValue]:
+            results = [p for p in positions if p in tier1]
+            names = tool_names(items, placeholder_call_ids(items, results))
+            replacements: dict[int, JsonValue] = {
+                p: tool_result_placeholder(items[p], names) for p in results
+            }
+            replacements.update((p, cleared_reasoning(items[p])) for p in positions if p in tier2)
+            return replacements
+
+        return project_items(items, budget, tier_notes=notes, replace=replace)

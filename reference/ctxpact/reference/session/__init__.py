@@ -1,0 +1,103 @@
+"""Sessions, the runtime loop, events and session stores.
+
+An :class:`Agent` holds a model client and the context rules; each :class:`AgentSession`
+owns a memory and runs the loop: auto-compaction at the top of every step (fail-safe),
+projection, the model call, tools. Stores save and resume sessions without losing anything:
+documents are validated against the session-snapshot schema, written atomically, and read
+back only when they are exactly the session asked for (SES-n, RUN-n, EVT-n).
+"""
+
+from ctxpact.reference.session._agent import (
+    DEFAULT_MAX_STEPS,
+    Agent,
+    MemoryFactory,
+    Tool,
+    in_memory_factory,
+)
+from ctxpact.reference.session._errors import (
+    CORRUPT_SESSION,
+    MAX_STEPS_EXCEEDED,
+    NO_SESSION_STORE,
+    SESSION_ID_MISMATCH,
+    SESSION_NOT_FOUND,
+    CorruptSessionError,
+    MaxStepsExceededError,
+    NoSessionStoreError,
+    SessionIdMismatchError,
+    SessionNotFoundError,
+)
+from ctxpact.reference.session._events import (
+    AUTO_COMPACT_MESSAGE,
+    COMPACT_FAILED_MESSAGE,
+    COMPACTED_MESSAGE,
+    CONTEXT_PROJECTION_MESSAGE,
+    HOOK_FAILED_MESSAGE,
+    LISTENER_FAILED_MESSAGE,
+    MANUAL_COMPACT_MESSAGE,
+    MAX_STEPS_MESSAGE,
+    MODEL_FAILED_MESSAGE,
+    AgentEvent,
+    AgentEventType,
+    EventListener,
+    LifecycleEvent,
+    LifecycleEventType,
+    LifecycleHook,
+)
+from ctxpact.reference.session._file_store import FileSessionStore, session_file_stem
+from ctxpact.reference.session._session import (
+    GENERATED_CALL_ID,
+    TOOL_FAILED_OUTPUT,
+    TOOL_NOT_TEXT,
+    UNKNOWN_TOOL_OUTPUT,
+    AgentSession,
+    MemoryRollbackError,
+    RuntimeResultError,
+)
+from ctxpact.reference.session._sqlite_store import DEFAULT_SESSION_TABLE, SqliteSessionStore
+from ctxpact.reference.session._store import InMemorySessionStore, SessionStore
+
+__all__ = [
+    "AUTO_COMPACT_MESSAGE",
+    "COMPACTED_MESSAGE",
+    "COMPACT_FAILED_MESSAGE",
+    "CONTEXT_PROJECTION_MESSAGE",
+    "CORRUPT_SESSION",
+    "DEFAULT_MAX_STEPS",
+    "DEFAULT_SESSION_TABLE",
+    "GENERATED_CALL_ID",
+    "HOOK_FAILED_MESSAGE",
+    "LISTENER_FAILED_MESSAGE",
+    "MANUAL_COMPACT_MESSAGE",
+    "MAX_STEPS_EXCEEDED",
+    "MAX_STEPS_MESSAGE",
+    "MODEL_FAILED_MESSAGE",
+    "NO_SESSION_STORE",
+    "SESSION_ID_MISMATCH",
+    "SESSION_NOT_FOUND",
+    "TOOL_FAILED_OUTPUT",
+    "TOOL_NOT_TEXT",
+    "UNKNOWN_TOOL_OUTPUT",
+    "Agent",
+    "AgentEvent",
+    "AgentEventType",
+    "AgentSession",
+    "CorruptSessionError",
+    "EventListener",
+    "FileSessionStore",
+    "InMemorySessionStore",
+    "LifecycleEvent",
+    "LifecycleEventType",
+    "LifecycleHook",
+    "MaxStepsExceededError",
+    "MemoryFactory",
+    "MemoryRollbackError",
+    "NoSessionStoreError",
+    "RuntimeResultError",
+    "SessionIdMismatchError",
+    "SessionNotFoundError",
+    "SessionStore",
+    "SqliteSessionStore",
+    "Tool",
+    "in_memory_factory",
+    "session_file_stem",
+]

@@ -1,0 +1,315 @@
+"""A session: one memory, the runtime loop that drives it, and its compactions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from attrs import evolve
+
+from ctxpact.reference._items import is_blank
+from ctxpact.reference.session._copies import detached_result, detached_snapshot
+from ctxpact.reference.session._errors import MaxStepsExceededError, NoSessionStoreError
+from ctxpact.reference.session._events import (
+    AUTO_COMPACT_MESSAGE,
+    COMPACT_FAILED_MESSAGE,
+    COMPACTED_MESSAGE,
+    CONTEXT_PROJECTION_MESSAGE,
+    MANUAL_COMPACT_MESSAGE,
+    MAX_STEPS_MESSAGE,
+    MODEL_FAILED_MESSAGE,
+    AgentEventType,
+    LifecycleEventType,
+    Observers,
+)
+from ctxpact.spec import (
+    AgentMemory,
+    AgentSessionSnapshot,
+    CompactPolicy,
+    CompactResult,
+    CtxpactError,
+    JsonValue,
+    MemorySnapshot,
+    ModelPrompt,
+    ModelResult,
+    SchemaValidationError,
+    ToolCall,
+)
+
+if TYPE_CHECKING:
+    from ctxpact.reference.session._agent import Agent
+
+#: The ``call_id`` given to a tool call whose id is blank: step and index within the step.
+GENERATED_CALL_ID = "tool_step_{step}_{index}"
+#: The tool output recorded when the model calls a tool the agent does not have.
+UNKNOWN_TOOL_OUTPUT = "Error: unknown tool: {name}"
+#: The tool output recorded when a tool raises (``{error}`` is the exception's text).
+TOOL_FAILED_OUTPUT = "Error: tool {name} failed: {error}"
+#: The ``{error}`` of :data:`TOOL_FAILED_OUTPUT` when a tool returns something not a string.
+TOOL_NOT_TEXT = "Expected a str result but got {type}"
+#: Raised when a policy's ``should_compact`` does not return a bool.
+BAD_DECISION = "Expected should_compact to return a bool but got {type}"
+#: Raised when a policy's ``compact`` does not return a ``CompactResult``.
+BAD_COMPACT_RESULT = "Expected compact to return a CompactResult but got {type}"
+#: Raised when a model client's ``create`` does not return a ``ModelResult``.
+BAD_MODEL_RESULT = "Expected the model client to return a ModelResult but got {type}"
+#: Raised when a failed compaction could not put the memory back as it was.
+ROLLBACK_FAILED = (
+    "Expected the memory to restore its state from before the compaction but the restore "
+    "raised {error_type}: {error}"
+)
+
+
+class RuntimeResultError(CtxpactError, TypeError):
+    """A policy or a model client returned a value of the wrong type (RUN-n)."""
+
+
+class MemoryRollbackError(CtxpactError, RuntimeError):
+    """A compaction failed inside ``memory.restore`` and restoring the old state failed too.
+
+    The memory may then hold neither state, so this error is never swallowed, not even by
+    the fail-safe auto-compaction (RUN-n).
+    """
+
+
+def _checked_decision(decision: object) -> bool:
+    if not isinstance(decision, bool):
+        raise RuntimeResultError(BAD_DECISION.format(type=type(decision).__name__))
+    return decision
+
+
+def _checked_model_result(result: object) -> ModelResult:
+    if not isinstance(result, ModelResult):
+        raise RuntimeResultError(BAD_MODEL_RESULT.format(type=type(result).__name__))
+    return result
+
+
+class AgentSession:
+    """One conversation: a session id, a memory, and the agent that drives it (SES-n, RUN-n).
+
+    Built by :meth:`Agent.new_session` and :meth:`Agent.resume_session`.
+    """
+
+    def __init__(self, *, agent: Agent, session_id: str, memory: AgentMemory) -> None:
+        self._agent = agent
+        self._session_id = session_id
+        self._memory = memory
+        self._last_compact_result: CompactResult | None = None
+        self._observers = Observers(
+            session_id=session_id, listeners=agent.event_listeners, hooks=agent.lifecycle_hooks
+        )
+
+    @property
+    def agent(self) -> Agent:
+        """The agent this session belongs to."""
+        return self._agent
+
+    @property
+    def session_id(self) -> str:
+        """The session's id."""
+        return self._session_id
+
+    @property
+    def memory(self) -> AgentMemory:
+        """The session's memory."""
+        return self._memory
+
+    @property
+    def last_compact_result(self) -> CompactResult | None:
+        """A copy of the last compaction's result, automatic or manual, or ``None`` (SES-n)."""
+        result = self._last_compact_result
+        return None if result is None else detached_result(result)
+
+    # -- snapshots -----------------------------------------------------------------------
+
+    def snapshot(self) -> AgentSessionSnapshot:
+        """The session's id, its memory's snapshot and its last compaction's result."""
+        return AgentSessionSnapshot(
+            session_id=self._session_id,
+            memory=self._memory.snapshot(),
+            compact_result=self.last_compact_result,
+        )
+
+    def restore(self, snapshot: AgentSessionSnapshot) -> None:
+        """Restore the memory (summary included) and the last compaction result from *snapshot*.
+
+        The session keeps its own id, so a snapshot of one session can seed another. If the
+        memory's restore raises, the last compaction result is left as it was.
+        """
+        if not isinstance(snapshot, AgentSessionSnapshot):
+            raise SchemaValidationError.single(
+                "$", f"Expected an AgentSessionSnapshot but got {type(snapshot).__name__}"
+            )
+        self._memory.restore(snapshot.memory)
+        result = snapshot.compact_result
+        self._last_compact_result = None if result is None else detached_result(result)
+
+    def save(self) -> None:
+        """Save :meth:`snapshot` to the agent's session store.
+
+        Raises:
+            NoSessionStoreError: if the agent has no store.
+
+        """
+        store = self._agent.session_store
+        if store is None:
+            raise NoSessionStoreError("save a session")
+        store.save(self.snapshot())
+
+    # -- compaction ----------------------------------------------------------------------
+
+    def compact(self, policy: CompactPolicy) -> CompactResult:
+        """Compact the memory now with *policy*, whatever ``should_compact`` would say (RUN-n).
+
+        Fires ``BEFORE_COMPACT`` → ``MEMORY_COMPRESS("compacted")`` → ``ON_COMPACT``, restores
+        the memory from the result, updates :attr:`last_compact_result` and returns a copy of
+        the result. Errors propagate, with the memory as it was before the call.
+        """
+        before = self._memory.snapshot()
+        result = self._compact(policy, before, None, MANUAL_COMPACT_MESSAGE)
+        self._finish_compaction(result, None, MANUAL_COMPACT_MESSAGE)
+        return detached_result(result)
+
+    def _auto_compact(self, step: int) -> None:
+        # Departure 9: the whole attempt is fail-safe; only a failed rollback escapes.
+        policy = self._agent.compact_policy
+        if policy is None:
+            return
+        try:
+            before = self._memory.snapshot()
+            if not _checked_decision(policy.should_compact(detached_snapshot(before))):
+                return
+            result = self._compact(policy, before, step, AUTO_COMPACT_MESSAGE)
+        except MemoryRollbackError:
+            raise
+        except Exception as error:  # noqa: BLE001 - compaction is an optimisation, never fatal
+            self._observers.publish(
+                AgentEventType.COMPACT_FAILED, COMPACT_FAILED_MESSAGE, step, error
+            )
+            return
+        self._finish_compaction(result, step, AUTO_COMPACT_MESSAGE)
+
+    def _compact(
+        self, policy: CompactPolicy, before: MemorySnapshot, step: int | None, message: str
+    ) -> CompactResult:
+        self._observers.dispatch(LifecycleEventType.BEFORE_COMPACT, message, step, before)
+        result = policy.compact(detached_snapshot(before))
+        if not isinstance(result, CompactResult):
+            raise RuntimeResultError(BAD_COMPACT_RESULT.format(type=type(result).__name__))
+        if result.memory is not None:
+            try:
+                self._memory.restore(result.memory)
+            except Exception as error:
+                self._roll_back(before, error)
+                raise
+        return result
+
+    def _roll_back(self, before: MemorySnapshot, error: Exception) -> None:
+        try:
+            self._memory.restore(before)
+        except Exception as rollback_error:  # noqa: BLE001 - any failure here is reported
+            raise MemoryRollbackError(
+                ROLLBACK_FAILED.format(
+                    error_type=type(rollback_error).__name__, error=rollback_error
+                )
+            ) from error
+
+    def _finish_compaction(self, result: CompactResult, step: int | None, message: str) -> None:
+        self._last_compact_result = detached_result(result)
+        self._observers.publish(AgentEventType.MEMORY_COMPRESS, COMPACTED_MESSAGE, step, result)
+        self._observers.dispatch(LifecycleEventType.ON_COMPACT, message, step, result)
+
+    # -- the runtime loop ----------------------------------------------------------------
+
+    def run(self, user_input: JsonValue = None) -> str | None:
+        """Add *user_input* to memory and run steps until the model answers without tools.
+
+        Each step: auto-compaction attempt, ``STEP_START``, ``BEFORE_TURN``, prompt (projected
+        when the agent has a projector), ``BEFORE_MODEL_REQUEST``, the model call,
+        ``AFTER_MODEL_RESPONSE``, the model's items into memory; then either ``FINAL_OUTPUT``,
+        ``AFTER_TURN``, ``STEP_END`` and the output text is returned, or each tool call runs
+        (``BEFORE_TOOL_CALL``, ``TOOL_CALL``, the tool, its output into memory,
+        ``TOOL_RESULT``, ``AFTER_TOOL_CALL``) followed by ``AFTER_TURN``, ``STEP_END`` and
+        the next step. ``SESSION_START`` and ``SESSION_END`` bracket the run (RUN-n, EVT-n).
+
+        Raises:
+            MaxStepsExceededError: if the model still calls tools at step ``max_steps - 1``.
+            Exception: whatever the model client raises, after an ``ERROR`` event.
+
+        """
+        observers = self._observers
+        observers.dispatch(LifecycleEventType.SESSION_START, "", None, user_input)
+        output: str | None = None
+        try:
+            self._memory.add_user_input(user_input)
+            for step in range(self._agent.max_steps):
+                result = self._step(step)
+                if not result.tool_calls:
+                    output = result.output_text
+                    return output
+            last = self._agent.max_steps - 1
+            error = MaxStepsExceededError(max_steps=self._agent.max_steps, step=last)
+            observers.publish(AgentEventType.ERROR, MAX_STEPS_MESSAGE, last, error)
+            raise error
+        finally:
+            observers.dispatch(LifecycleEventType.SESSION_END, "", None, output)
+
+    def _step(self, step: int) -> ModelResult:
+        observers = self._observers
+        self._auto_compact(step)
+        observers.publish(AgentEventType.STEP_START, "", step)
+        observers.dispatch(LifecycleEventType.BEFORE_TURN, "", step)
+        prompt = self._prompt(step)
+        observers.dispatch(LifecycleEventType.BEFORE_MODEL_REQUEST, "", step, prompt)
+        result = self._ask_model(prompt, step)
+        observers.dispatch(LifecycleEventType.AFTER_MODEL_RESPONSE, "", step, result)
+        self._memory.add_output_items(result.memory_items)
+        if not result.tool_calls:
+            observers.publish(AgentEventType.FINAL_OUTPUT, result.output_text or "", step, result)
+        for index, call in enumerate(result.tool_calls):
+            self._call_tool(step, index, call)
+        observers.dispatch(LifecycleEventType.AFTER_TURN, "", step, result)
+        observers.publish(AgentEventType.STEP_END, "", step)
+        return result
+
+    def _prompt(self, step: int) -> ModelPrompt:
+        agent = self._agent
+        items = self._memory.get_items()
+        if agent.projector is not None:
+            projection = agent.projector.project(items, agent.budget)
+            self._observers.publish(
+                AgentEventType.MEMORY_COMPRESS, CONTEXT_PROJECTION_MESSAGE, step, projection.report
+            )
+            items = list(projection.items)
+        return ModelPrompt(model=agent.model_name, system_prompt=agent.system_prompt, items=items)
+
+    def _ask_model(self, prompt: ModelPrompt, step: int) -> ModelResult:
+        try:
+            result = _checked_model_result(self._agent.model_client.create(prompt))
+        except Exception as error:
+            self._observers.publish(AgentEventType.ERROR, MODEL_FAILED_MESSAGE, step, error)
+            raise
+        return result
+
+    def _call_tool(self, step: int, index: int, call: ToolCall) -> None:
+        observers = self._observers
+        if is_blank(call.call_id):
+            call = evolve(call, call_id=GENERATED_CALL_ID.format(step=step, index=index))
+        observers.dispatch(LifecycleEventType.BEFORE_TOOL_CALL, call.name, step, call)
+        observers.publish(AgentEventType.TOOL_CALL, call.name, step, call)
+        output = self._tool_output(call)
+        self._memory.add_tool_output(call.call_id, output)
+        observers.publish(AgentEventType.TOOL_RESULT, call.name, step, output)
+        observers.dispatch(LifecycleEventType.AFTER_TOOL_CALL, call.name, step, output)
+
+    def _tool_output(self, call: ToolCall) -> str:
+        tool = self._agent.tools.get(call.name)
+        if tool is None:
+            return UNKNOWN_TOOL_OUTPUT.format(name=call.name)
+        try:
+            output: object = tool(call.arguments)
+        except Exception as error:  # noqa: BLE001 - a failing tool is a result the model sees
+            return TOOL_FAILED_OUTPUT.format(name=call.name, error=error)
+        if not isinstance(output, str):
+            error_text = TOOL_NOT_TEXT.format(type=type(output).__name__)
+            return TOOL_FAILED_OUTPUT.format(name=call.name, error=error_text)
+        return output

@@ -1,0 +1,125 @@
+"""The runner itself: outcomes, strict expected failures, selection, counterexamples."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from ctxpact.conformance import (
+    Check,
+    CheckContext,
+    Claim,
+    Component,
+    ExpectedFailure,
+    Implementation,
+    Outcome,
+    SkipCheck,
+    profile_settings,
+    run_check,
+    run_checks,
+)
+from ctxpact.conformance._registry import check
+
+QUICK = profile_settings("quick")
+
+
+@check("toy.positive", component=Component.PROJECTOR, claim=Claim.GENERIC, clauses=("PRJ-1",))
+def positive(context: CheckContext) -> Callable[[], None]:
+    """The subject returns a positive number for any positive input."""
+
+    @given(value=st.integers(1, 1000))
+    @example(value=1)
+    def test(value: int) -> None:
+        context.record(value=value)
+        context.expect(context.subject()(value) > 0, f"not positive for {value}")
+
+    return test
+
+
+@check("toy.skips", component=Component.PROJECTOR, claim=Claim.GENERIC, clauses=("PRJ-1",))
+def skips(context: CheckContext) -> Callable[[], None]:
+    """Needs a capability nobody has."""
+
+    def test() -> None:
+        raise SkipCheck("no such capability")
+
+    return test
+
+
+@check("toy.exact", component=Component.PROJECTOR, claim=Claim.EXACT, clauses=("PRJ-1",))
+def exact(context: CheckContext) -> Callable[[], None]:
+    """Only for exact implementations."""
+    return lambda: context.expect(condition=False, message="never reached when not claimed")
+
+
+def _run(check: Check, factory: Callable[[], object], **kwargs: object) -> Outcome:
+    return run_check(check, factory=factory, claims=frozenset({Claim.GENERIC}),
+                     settings=QUICK, **kwargs).outcome  # type: ignore[arg-type]
+
+
+def test_a_correct_subject_passes() -> None:
+    assert _run(positive, lambda: abs) is Outcome.PASS
+
+
+def test_a_wrong_subject_fails_with_the_shrunk_counterexample() -> None:
+    result = run_check(positive, factory=lambda: (lambda v: 10 - v),
+                       claims=frozenset({Claim.GENERIC}), settings=QUICK)
+    assert result.outcome is Outcome.FAIL
+    assert result.counterexample == {"value": 10}  # the minimal failing value
+    assert "not positive for 10" in result.message
+
+
+def test_an_exception_from_the_subject_is_a_failure_naming_it() -> None:
+    def explode(value: int) -> int:
+        raise KeyError(value)
+
+    result = run_check(positive, factory=lambda: explode, claims=frozenset({Claim.GENERIC}),
+                       settings=QUICK)
+    assert result.outcome is Outcome.FAIL
+    assert result.message.startswith("KeyError: 1")
+
+
+def test_a_factory_that_raises_is_an_error() -> None:
+    def broken() -> object:
+        raise RuntimeError("cannot build")
+
+    result = run_check(positive, factory=broken, claims=frozenset({Claim.GENERIC}),
+                       settings=QUICK)
+    assert result.outcome is Outcome.ERROR
+    assert "cannot build" in result.message
+
+
+def test_unclaimed_checks_and_missing_capabilities_are_skipped() -> None:
+    assert _run(exact, lambda: abs) is Outcome.SKIP
+    assert _run(skips, lambda: abs) is Outcome.SKIP
+
+
+def test_expected_failures_are_strict() -> None:
+    known = ExpectedFailure(check_id="toy.positive", reason="known bug")
+    failing = run_check(positive, factory=lambda: (lambda v: -v),
+                        claims=frozenset({Claim.GENERIC}), settings=QUICK, expected=known)
+    assert failing.outcome is Outcome.XFAIL
+    passing = run_check(positive, factory=lambda: abs, claims=frozenset({Claim.GENERIC}),
+                        settings=QUICK, expected=known)
+    assert passing.outcome is Outcome.FAIL
+    assert "expected to fail (known bug) but passed" in passing.message
+
+
+def test_run_checks_selects_by_keyword_and_rejects_unknown_expected_failures() -> None:
+    implementation = Implementation(name="abs", component=Component.PROJECTOR,
+                                    claims={Claim.GENERIC})
+    report = run_checks([positive, skips, exact], factory=lambda: abs,
+                        implementation=implementation, profile="quick", keywords=["not skip"])
+    assert [r.check_id for r in report.results] == ["toy.positive", "toy.exact"]
+    assert report.ok
+    with pytest.raises(ValueError, match=r"do not exist for projector: toy\.nope"):
+        run_checks([positive], factory=lambda: abs, implementation=implementation,
+                   expected_failures=[ExpectedFailure(check_id="toy.nope", reason="?")])
+
+
+def test_unknown_profile_is_refused() -> None:
+    with pytest.raises(ValueError, match="Expected a profile among quick, default, thorough"):
+        profile_settings("fast")
