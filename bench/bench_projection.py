@@ -4,7 +4,9 @@ Run ``python bench/bench_projection.py``; it prints a markdown table. The transc
 generated deterministically (seeded ``random.Random``) and look like a coding agent's memory:
 user turns, reasoning items, assistant messages with parallel tool calls in the Chat shape
 (``tool_calls``) and the Responses shape (``function_call`` items), and tool outputs of a few
-kB. Both timings are medians over several repeats, taken side by side in one process.
+kB. Both timings are medians over several repeats, taken side by side in one process. The
+first table is the budget the target is set for (both limits and both tiers on); the second
+drops ``max_items``, so that the character stage walks the whole memory.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+
+from attrs import evolve
 
 from ctxpact.reference.projection import TypeAwareContextProjector
 from ctxpact.spec import ContextBudget, JsonObject, JsonValue
@@ -29,16 +33,21 @@ BUDGET = ContextBudget(
     trim_old_reasoning=True,
 )
 TOOLS = ("read_file", "write_file", "run_command", "grep_search", "list_dir", "apply_patch")
-WORDS = (
-    "def class return import self value items budget report result None True "
-    "for while if else elif try except raise with async await yield lambda "
-    "données größe naïve café 数据 結果 — → ✓ {} [] () : , . = == != <= >= + - * /"
-).split()
+# The vocabulary of the generated text: code-like words and some non-ASCII ones.
+VOCABULARY = """
+def class return import self value items budget report result None True
+for while if else elif try except raise with async await yield lambda
+données größe naïve café 数据 結果 — → ✓ {} [] () : , . = == != <= >= + - * /
+"""
+WORDS = tuple(VOCABULARY.split())
 TABLE_HEADER = (
     "| items | JSON size | json.dumps (median) | TypeAware projector (median) | ratio | "
     "projector per item |\n|---:|---:|---:|---:|---:|---:|"
 )
-TABLE_ROW = "| {items:,} | {megabytes:.1f} MB | {dumps:.2f} ms | {projector:.2f} ms | {ratio:.2f}× | {per_item:.2f} µs |"
+TABLE_ROW = (
+    "| {items:,} | {megabytes:.1f} MB | {dumps:.2f} ms | {projector:.2f} ms | {ratio:.2f} | "
+    "{per_item:.2f} µs |"
+)
 
 
 class Transcript:
@@ -130,32 +139,29 @@ class Transcript:
         return items[:count]
 
 
-def median_seconds(run: Callable[[], object], repeats: int, number: int) -> float:
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(number):
-            run()
-        samples.append((time.perf_counter() - start) / number)
-    return statistics.median(samples)
+def elapsed(run: Callable[[], object], number: int) -> float:
+    """Seconds per call of *run*, over *number* calls."""
+    start = time.perf_counter()
+    for _ in range(number):
+        run()
+    return (time.perf_counter() - start) / number
 
 
-def measure(count: int, repeats: int) -> str:
-    items = Transcript(SEED + count).items(count)
+def measure(items: list[JsonValue], budget: ContextBudget, repeats: int) -> str:
+    """One table row: medians of json.dumps and of the projector, timed alternately."""
+    count = len(items)
     projector = TypeAwareContextProjector()
-    text = json.dumps(items)
-    result = projector.project(items, BUDGET)
-    assert result.report.source_item_count == count
+    assert projector.project(items, budget).report.source_item_count == count
     number = max(1, 10_000 // count)
     dumps: list[float] = []
     project: list[float] = []
-    for _ in range(repeats):  # interleaved, so drift affects both alike
-        dumps.append(median_seconds(lambda: json.dumps(items), 1, number))
-        project.append(median_seconds(lambda: projector.project(items, BUDGET), 1, number))
+    for _ in range(repeats):  # alternated, so drift affects both alike
+        dumps.append(elapsed(lambda: json.dumps(items), number))
+        project.append(elapsed(lambda: projector.project(items, budget), number))
     dumps_s, project_s = statistics.median(dumps), statistics.median(project)
     return TABLE_ROW.format(
         items=count,
-        megabytes=len(text) / 1e6,
+        megabytes=len(json.dumps(items)) / 1e6,
         dumps=dumps_s * 1e3,
         projector=project_s * 1e3,
         ratio=project_s / dumps_s,
@@ -168,10 +174,15 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--sizes", type=int, nargs="*", default=list(SIZES))
     arguments = parser.parse_args()
-    print(f"Budget: {BUDGET}\n")
-    print(TABLE_HEADER)
+    budgets = (BUDGET, evolve(BUDGET, max_items=None))
+    rows: list[list[str]] = [[] for _ in budgets]
     for count in arguments.sizes:
-        print(measure(count, arguments.repeats), flush=True)
+        items = Transcript(SEED + count).items(count)
+        for budget, table in zip(budgets, rows, strict=True):
+            table.append(measure(items, budget, arguments.repeats))
+    for budget, table in zip(budgets, rows, strict=True):
+        print(f"Budget: {budget}\n\n{TABLE_HEADER}")
+        print("\n".join(table), end="\n\n")
 
 
 if __name__ == "__main__":

@@ -56,8 +56,9 @@ def exact(context: CheckContext) -> Callable[[], None]:
 
 
 def _run(check: Check, factory: Callable[[], object], **kwargs: object) -> Outcome:
-    return run_check(check, factory=factory, claims=frozenset({Claim.GENERIC}),
-                     settings=QUICK, **kwargs).outcome  # type: ignore[arg-type]
+    return run_check(
+        check, factory=factory, claims=frozenset({Claim.GENERIC}), settings=QUICK, **kwargs
+    ).outcome  # type: ignore[arg-type]
 
 
 def test_a_correct_subject_passes() -> None:
@@ -65,8 +66,12 @@ def test_a_correct_subject_passes() -> None:
 
 
 def test_a_wrong_subject_fails_with_the_shrunk_counterexample() -> None:
-    result = run_check(positive, factory=lambda: (lambda v: 10 - v),
-                       claims=frozenset({Claim.GENERIC}), settings=QUICK)
+    result = run_check(
+        positive,
+        factory=lambda: lambda v: 10 - v,
+        claims=frozenset({Claim.GENERIC}),
+        settings=QUICK,
+    )
     assert result.outcome is Outcome.FAIL
     assert result.counterexample == {"value": 10}  # the minimal failing value
     assert "not positive for 10" in result.message
@@ -76,8 +81,9 @@ def test_an_exception_from_the_subject_is_a_failure_naming_it() -> None:
     def explode(value: int) -> int:
         raise KeyError(value)
 
-    result = run_check(positive, factory=lambda: explode, claims=frozenset({Claim.GENERIC}),
-                       settings=QUICK)
+    result = run_check(
+        positive, factory=lambda: explode, claims=frozenset({Claim.GENERIC}), settings=QUICK
+    )
     assert result.outcome is Outcome.FAIL
     assert result.message.startswith("KeyError: 1")
 
@@ -86,8 +92,7 @@ def test_a_factory_that_raises_is_an_error() -> None:
     def broken() -> object:
         raise RuntimeError("cannot build")
 
-    result = run_check(positive, factory=broken, claims=frozenset({Claim.GENERIC}),
-                       settings=QUICK)
+    result = run_check(positive, factory=broken, claims=frozenset({Claim.GENERIC}), settings=QUICK)
     assert result.outcome is Outcome.ERROR
     assert "cannot build" in result.message
 
@@ -99,25 +104,45 @@ def test_unclaimed_checks_and_missing_capabilities_are_skipped() -> None:
 
 def test_expected_failures_are_strict() -> None:
     known = ExpectedFailure(check_id="toy.positive", reason="known bug")
-    failing = run_check(positive, factory=lambda: (lambda v: -v),
-                        claims=frozenset({Claim.GENERIC}), settings=QUICK, expected=known)
+    failing = run_check(
+        positive,
+        factory=lambda: lambda v: -v,
+        claims=frozenset({Claim.GENERIC}),
+        settings=QUICK,
+        expected=known,
+    )
     assert failing.outcome is Outcome.XFAIL
-    passing = run_check(positive, factory=lambda: abs, claims=frozenset({Claim.GENERIC}),
-                        settings=QUICK, expected=known)
+    passing = run_check(
+        positive,
+        factory=lambda: abs,
+        claims=frozenset({Claim.GENERIC}),
+        settings=QUICK,
+        expected=known,
+    )
     assert passing.outcome is Outcome.FAIL
     assert "expected to fail (known bug) but passed" in passing.message
 
 
 def test_run_checks_selects_by_keyword_and_rejects_unknown_expected_failures() -> None:
-    implementation = Implementation(name="abs", component=Component.PROJECTOR,
-                                    claims={Claim.GENERIC})
-    report = run_checks([positive, skips, exact], factory=lambda: abs,
-                        implementation=implementation, profile="quick", keywords=["not skip"])
+    implementation = Implementation(
+        name="abs", component=Component.PROJECTOR, claims={Claim.GENERIC}
+    )
+    report = run_checks(
+        [positive, skips, exact],
+        factory=lambda: abs,
+        implementation=implementation,
+        profile="quick",
+        keywords=["not skip"],
+    )
     assert [r.check_id for r in report.results] == ["toy.positive", "toy.exact"]
     assert report.ok
     with pytest.raises(ValueError, match=r"do not exist for projector: toy\.nope"):
-        run_checks([positive], factory=lambda: abs, implementation=implementation,
-                   expected_failures=[ExpectedFailure(check_id="toy.nope", reason="?")])
+        run_checks(
+            [positive],
+            factory=lambda: abs,
+            implementation=implementation,
+            expected_failures=[ExpectedFailure(check_id="toy.nope", reason="?")],
+        )
 
 
 def test_unknown_profile_is_refused() -> None:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from ctxpact.spec import (
+    AgentSessionSnapshot,
     CompactResult,
     ContextBudget,
     ContextProjection,
@@ -154,3 +155,21 @@ def test_to_json_and_from_json_refuse_foreign_types() -> None:
         to_json({"not": "a record"})
     with pytest.raises(TypeError, match="ctxpact record class"):
         from_json(dict, {})
+
+
+def test_a_violation_inside_a_nullable_record_names_its_own_path() -> None:
+    # anyOf [record, null]: the error must point into the record, not at the null branch.
+    document = {"sessionId": "s", "compactResult": {"readFiles": [1], "memory": {"items": 2}}}
+    with pytest.raises(SchemaValidationError) as raised:
+        from_json(AgentSessionSnapshot, document)
+    assert [str(v) for v in raised.value.violations] == [
+        "$.compactResult.memory.items: 2 is not of type 'array'",
+        "$.compactResult.readFiles[0]: 1 is not of type 'string'",
+    ]
+
+
+def test_session_snapshot_needs_a_session_id() -> None:
+    with pytest.raises(InvalidValueError, match="non-empty str"):
+        AgentSessionSnapshot(session_id="")
+    with pytest.raises(SchemaValidationError, match=r"\$\.sessionId"):
+        from_json(AgentSessionSnapshot, {"sessionId": ""})

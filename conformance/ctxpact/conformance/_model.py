@@ -19,6 +19,7 @@ class Component(enum.Enum):
     AGENT_MEMORY = "agent-memory"
     SUMMARY_PARSER = "summary-parser"
     SESSION_STORE = "session-store"
+    RUNTIME = "runtime"
 
 
 class Claim(enum.Enum):

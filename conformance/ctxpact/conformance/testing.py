@@ -142,10 +142,20 @@ class SessionStoreConformance(_Conformance):
     component = Component.SESSION_STORE
 
 
+@_with_checks
+class RuntimeConformance(_Conformance):
+    """Every runtime check; ``factory(config)`` returns a fresh session built from a
+    :class:`ctxpact.conformance.RuntimeConfig` (model client, memory, projector, budget,
+    policy, tools, listeners, hooks)."""
+
+    component = Component.RUNTIME
+
+
 __all__ = [
     "AgentMemoryConformance",
     "CompactPolicyConformance",
     "ProjectorConformance",
+    "RuntimeConformance",
     "SessionStoreConformance",
     "SummaryParserConformance",
     "test_name",

@@ -45,6 +45,16 @@ def _text(instance: object, attribute: Attribute[Any], value: object) -> None:
         )
 
 
+def _session_id(instance: object, attribute: Attribute[Any], value: object) -> None:
+    if not isinstance(value, str) or not value:
+        raise InvalidValueError(
+            record=type(instance).__name__,
+            field=attribute.name,
+            expected="a non-empty str",
+            actual=value,
+        )
+
+
 def _optional_text(instance: object, attribute: Attribute[Any], value: object) -> None:
     if value is not None:
         _text(instance, attribute, value)
@@ -233,6 +243,6 @@ class ModelResult:
 class AgentSessionSnapshot:
     """Everything needed to resume a session: its id, its memory and its last compaction (SES-n)."""
 
-    session_id: str = field(validator=_text)
+    session_id: str = field(validator=_session_id)
     memory: MemorySnapshot = MemorySnapshot()
     compact_result: CompactResult | None = None

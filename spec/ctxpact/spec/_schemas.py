@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
+from jsonschema.exceptions import ValidationError
 
 from ctxpact.spec._errors import SchemaNotFoundError, SchemaValidationError, Violation
 from ctxpact.spec._json import JsonObject
@@ -80,18 +80,30 @@ def json_path(parts: object) -> str:
     return path
 
 
+def _leaves(error: ValidationError) -> list[ValidationError]:
+    # A failed anyOf (a record or null) says only "not valid under any of the given
+    # schemas"; the branch that got furthest into the document says what is really wrong.
+    if not error.context:
+        return [error]
+    branches: dict[object, list[ValidationError]] = {}
+    for sub in error.context:
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    furthest = max(
+        branches.values(),
+        key=lambda subs: max((len(e.absolute_path), e.validator != "type") for e in subs),
+    )
+    return [leaf for sub in furthest for leaf in _leaves(sub)]
+
+
 def violations(document: object, schema_name: str) -> tuple[Violation, ...]:
     """Every way in which *document* breaks the schema *schema_name*, in document order."""
-    errors = sorted(
-        _validator(schema_name).iter_errors(document),
-        key=lambda error: [str(part) for part in error.absolute_path],
+    leaves = [
+        leaf for error in _validator(schema_name).iter_errors(document) for leaf in _leaves(error)
+    ]
+    leaves.sort(key=lambda error: [str(part) for part in error.absolute_path])
+    return tuple(
+        Violation(path=json_path(leaf.absolute_path), message=leaf.message) for leaf in leaves
     )
-    found: list[Violation] = []
-    for error in errors:
-        # For a failed anyOf/oneOf the most specific sub-error says more than the summary.
-        chosen = best_match([error, *error.context]) if error.context else error
-        found.append(Violation(path=json_path(chosen.absolute_path), message=chosen.message))
-    return tuple(found)
 
 
 def validate(document: object, schema_name: str) -> None:

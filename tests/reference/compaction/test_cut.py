@@ -75,14 +75,17 @@ def _call_ids(item: JsonValue) -> set[JsonValue]:
     return ids
 
 
+def is_user(item: JsonValue) -> bool:
+    return isinstance(item, dict) and item.get("role") == "user"
+
+
 def oracle(items: Sequence[JsonValue], naive_cut: int) -> int:
     """The rule of departure 5, written the slow and obvious way."""
     cut = min(max(naive_cut, 0), len(items))
     if cut in {0, len(items)}:
         return cut
     for index in range(cut, 0, -1):
-        item = items[index]
-        if isinstance(item, dict) and item.get("role") == "user":
+        if is_user(items[index]):
             return index
     for index in range(cut, 0, -1):
         if not separated_pairs(items, index):
@@ -109,7 +112,7 @@ def test_walks_back_to_the_nearest_user_message() -> None:
 
 
 def test_user_message_is_found_by_role_alone() -> None:
-    items = ["x", {"role": "user"}, "y", "z"]
+    items: list[JsonValue] = ["x", {"role": "user"}, "y", "z"]
     assert find_turn_boundary_cut(items, 3) == 1
 
 
@@ -196,14 +199,7 @@ def test_cut_never_orphans_a_tool_result_unless_at_a_user_message(
     cut = find_turn_boundary_cut(items, naive_cut)
     bounded = min(max(naive_cut, 0), len(items))
     assert 0 <= cut <= bounded
-    user_cut = (
-        0 < cut < len(items)
-        and isinstance(items[cut], dict)
-        and (
-            items[cut].get("role") == "user"  # type: ignore[union-attr] - checked just before
-        )
-    )
-    if not user_cut:
+    if not (0 < cut < len(items) and is_user(items[cut])):
         assert separated_pairs(items, cut) == []
 
 
@@ -214,11 +210,28 @@ def test_cut_lands_on_the_last_user_message_in_range(
 ) -> None:
     bounded = min(max(naive_cut, 0), len(items))
     users = [
-        index
-        for index in range(1, bounded + 1)
-        if index < len(items)
-        and isinstance(items[index], dict)
-        and items[index].get("role") == "user"  # type: ignore[union-attr] - checked just before
+        index for index in range(1, bounded + 1) if index < len(items) and is_user(items[index])
     ]
     if users and bounded < len(items):
         assert find_turn_boundary_cut(items, naive_cut) == users[-1]
+
+
+# -- SPEC.md worked examples -------------------------------------------------------------------
+
+SPEC_TURN = [user(), assistant("c1"), result("c1"), assistant("c2"), result("c2"), assistant()]
+
+
+@pytest.mark.parametrize(
+    ("items", "naive_cut", "expected"),
+    [
+        ([user(), assistant(), user(), assistant(), assistant()], 3, 2),
+        (SPEC_TURN, 4, 3),
+        (SPEC_TURN, 2, 1),
+        (SPEC_TURN, 5, 5),
+        ([assistant("c1"), result("c1")], 1, 0),
+        (["a", "b", "c", "d", "e"], 0, 0),
+        (["a", "b", "c", "d", "e"], 7, 5),
+    ],
+)
+def test_spec_cut_table(items: list[JsonValue], naive_cut: int, expected: int) -> None:
+    assert find_turn_boundary_cut(items, naive_cut) == expected

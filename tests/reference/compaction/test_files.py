@@ -133,7 +133,7 @@ def test_every_tool_call_shape_is_tracked(item: JsonValue) -> None:
 
 
 def test_every_path_key_contributes_in_order() -> None:
-    arguments = {
+    arguments: JsonValue = {
         "file_path": "/e.py",
         "filepath": "/d.py",
         "filename": "c.py",
@@ -245,7 +245,7 @@ def test_no_sections(summary: str | None) -> None:
 
 
 PATHS = st.lists(
-    st.text(alphabet=st.characters(exclude_categories=("Cs",)), min_size=1, max_size=15).map(
+    st.text(alphabet=st.characters(exclude_categories=["Cs"]), min_size=1, max_size=15).map(
         lambda text: "/" + text
     ),
     max_size=5,
@@ -271,3 +271,44 @@ def test_tracked_paths_round_trip_through_the_rendered_summary(
         )
     )
     assert read_file_sections(rendered) == (tracked_read, tracked_modified)
+
+
+# -- SPEC.md worked examples -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "words", "reads", "modifies"),
+    [
+        ("read_file", ("read", "file"), True, False),
+        ("readFile", ("read", "file"), True, False),
+        ("readHTMLFile", ("read", "html", "file"), True, False),
+        ("MultiEdit", ("multi", "edit"), False, True),
+        ("LS", ("ls",), True, False),
+        ("fs.read", ("fs", "read"), True, False),
+        ("Read File", ("read", "file"), True, False),
+        ("Grep", ("grep",), True, False),
+        ("str_replace_based_edit_tool", ("str", "replace", "based", "edit", "tool"), False, True),
+        ("apply_patch", ("apply", "patch"), False, True),
+        ("NotebookEdit", ("notebook", "edit"), False, True),
+        ("edit_and_read", ("edit", "and", "read"), True, True),
+        ("list_tools", ("list", "tools"), False, False),
+        ("get_details", ("get", "details"), False, False),
+        ("format_code", ("format", "code"), False, False),
+        ("fs/read", ("fs/read",), False, False),
+        ("str_replace_editor", ("str", "replace", "editor"), False, False),
+    ],
+)
+def test_spec_tool_name_table(
+    name: str, words: tuple[str, ...], reads: bool, modifies: bool
+) -> None:
+    assert tool_name_words(name) == words
+    read, modified = files(name, {"path": "/x.py"})
+    assert (bool(read), bool(modified)) == (reads, modifies)
+
+
+def test_arguments_nested_beyond_256_levels_are_not_parseable() -> None:
+    def arguments(depth: int) -> str:
+        return '{"path": "/a.py", "x": ' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
+
+    assert files("read", arguments(256))[0] == ["/a.py"]
+    assert files("read", arguments(257))[0] == []

@@ -134,7 +134,7 @@ def test_previous_summary_is_trimmed_and_blank_is_left_out() -> None:
 
 def test_conversation_is_compact_json_with_unicode_and_nulls_kept() -> None:
     model = ScriptedModel(said("x"))
-    items = ("plain", {"text": "é漢", "none": None}, user("keep"))
+    items: tuple[JsonValue, ...] = ("plain", {"text": "é漢", "none": None}, user("keep"))
     LlmCompactPolicy(model, max_items=1).compact(MemorySnapshot(items=items))
     assert model.user_content() == (
         'Conversation to summarize:\n["plain",{"text":"é漢","none":null}]'
@@ -244,7 +244,7 @@ def test_bad_model_client_and_name_are_rejected() -> None:
     with pytest.raises(InvalidValueError, match="ModelClient"):
         LlmCompactPolicy(None)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="model_name"):
-        LlmCompactPolicy(ScriptedModel(), None)  # type: ignore[arg-type]
+        LlmCompactPolicy(ScriptedModel(), 3)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -367,7 +367,7 @@ def test_files_survive_a_failed_summarization() -> None:
 
 
 def test_inputs_are_not_mutated() -> None:
-    items = (
+    items: tuple[JsonValue, ...] = (
         user("one"),
         tool_call("a", "read_file", "/a.py"),
         tool_result("a"),
@@ -379,3 +379,31 @@ def test_inputs_are_not_mutated() -> None:
     LlmCompactPolicy(ScriptedModel(said(JSON_ANSWER)), max_items=1).compact(snapshot)
     assert snapshot.items == original
     assert snapshot.summary == "s"
+
+
+def test_spec_files_example() -> None:
+    write: JsonValue = {
+        "type": "message",
+        "role": "assistant",
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "write_file", "arguments": '{"path":"/src/b.py"}'},
+            }
+        ],
+    }
+    model = ScriptedModel(said("x"))
+    snapshot = MemorySnapshot(
+        items=(user("one"), write, tool_result("c1"), user("two")),
+        summary="earlier\n\n## Files Read\n- /src/a.py",
+    )
+    LlmCompactPolicy(model, max_items=1).compact(snapshot)
+    assert (
+        "\n\nFiles read: [/src/a.py]\nFiles modified: [/src/b.py]\n\nConversation to summarize:\n"
+        in model.user_content()
+    )
+
+
+def test_model_name_none_is_the_empty_string() -> None:
+    assert LlmCompactPolicy(ScriptedModel(), None).model_name == ""

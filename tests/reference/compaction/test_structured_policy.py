@@ -122,17 +122,23 @@ def test_own_summary_without_an_existing_summary_carries_nothing() -> None:
         (f"{COMPACT_SUMMARY_MARKER}\nExisting summary:\nx\n{CLOSING}", "x"),
         # ai4j's own nesting is flattened by one level.
         (
-            f"{COMPACT_SUMMARY_MARKER}\nExisting summary:\n{COMPACT_SUMMARY_MARKER}\n"
-            f"Existing summary:\nx\nContext projection: 1/1 items retained.\n{CLOSING}\n"
-            f"Context projection: 1/1 items retained.\n{CLOSING}",
-            f"{COMPACT_SUMMARY_MARKER}\nExisting summary:\nx\n"
-            f"Context projection: 1/1 items retained.\n{CLOSING}",
+            (
+                f"{COMPACT_SUMMARY_MARKER}\nExisting summary:\n{COMPACT_SUMMARY_MARKER}\n"
+                f"Existing summary:\nx\nContext projection: 1/1 items retained.\n{CLOSING}\n"
+                f"Context projection: 1/1 items retained.\n{CLOSING}"
+            ),
+            (
+                f"{COMPACT_SUMMARY_MARKER}\nExisting summary:\nx\n"
+                f"Context projection: 1/1 items retained.\n{CLOSING}"
+            ),
         ),
         # Only the exact marker line counts; only the last projection line is ours.
         (f" {COMPACT_SUMMARY_MARKER}x\ny", f"{COMPACT_SUMMARY_MARKER}x\ny"),
         (
-            f"{COMPACT_SUMMARY_MARKER}\nExisting summary:\nContext projection: 1/1 items "
-            f"retained.\nContext projection: 9/12 items retained, 3 dropped.\n{CLOSING}",
+            (
+                f"{COMPACT_SUMMARY_MARKER}\nExisting summary:\nContext projection: 1/1 items "
+                f"retained.\nContext projection: 9/12 items retained, 3 dropped.\n{CLOSING}"
+            ),
             "Context projection: 1/1 items retained.",
         ),
         (
@@ -215,7 +221,7 @@ def test_bad_arguments_are_rejected() -> None:
 
 
 def test_the_snapshot_is_not_changed() -> None:
-    items = ({"a": [1]}, {"b": [2]}, {"c": [3]})
+    items: tuple[JsonValue, ...] = ({"a": [1]}, {"b": [2]}, {"c": [3]})
     snapshot = MemorySnapshot(items=items, summary="s")
     StructuredSummaryCompactPolicy(ContextBudget(max_items=1)).compact(snapshot)
     assert snapshot == MemorySnapshot(items=({"a": [1]}, {"b": [2]}, {"c": [3]}), summary="s")

@@ -277,9 +277,9 @@ def test_parser_and_renderer_never_raise(text: str) -> None:
         assert summary.text == text.strip("".join(chr(code) for code in range(0x21)))
 
 
-ENTRY = st.text(alphabet=st.characters(exclude_categories=("Cs",)), max_size=20)
+ENTRY = st.text(alphabet=st.characters(exclude_categories=["Cs"]), max_size=20)
 PROSE = st.text(
-    alphabet=st.characters(exclude_categories=("Cs",), exclude_characters="{}"), max_size=40
+    alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="{}"), max_size=40
 )
 
 
@@ -351,3 +351,67 @@ def test_file_sections_follow_the_json_text_fallback() -> None:
 def test_file_sections_alone() -> None:
     summary = StructuredSummary(parsed=False, text="", read_files=("/a.py",))
     assert render_structured_summary(summary) == "## Files Read\n- /a.py"
+
+
+# -- SPEC.md worked examples and JSON-7 --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "parsed", "rendered"),
+    [
+        ('```json\n{"goal":"g","pending":"one"}\n```', True, "## Goal\ng\n\n## Pending\n- one"),
+        ('Here {is} the JSON: {"goal":"x"}', True, "## Goal\nx"),
+        ('{"goal": "a {b}"} trailing }', True, "## Goal\na {b}"),
+        ('I think { see {"goal":"y"}', True, "## Goal\ny"),
+        ('{"x": NaN} {"goal":"y"}', True, "## Goal\ny"),
+        ('{"a":1}', True, '{"a":1}'),
+        ("{}", True, "{}"),
+        ('{"goal":"  "}', True, '{"goal":"  "}'),
+        ('{"goal":42}', True, "## Goal\n42"),
+        ("no json here", False, "no json here"),
+        ("[1,2]", False, "[1,2]"),
+    ],
+)
+def test_spec_rendering_table(answer: str, parsed: bool, rendered: str) -> None:
+    summary = parse_structured_summary(answer)
+    assert summary.parsed is parsed
+    assert render_structured_summary(summary) == rendered
+
+
+def test_spec_rendering_with_file_lists() -> None:
+    prose = StructuredSummary(
+        parsed=False, text="plain prose", read_files=("/a/b.py",), modified_files=("c.txt",)
+    )
+    assert render_structured_summary(prose) == (
+        "plain prose\n\n## Files Read\n- /a/b.py\n\n## Files Modified\n- c.txt"
+    )
+    goal = StructuredSummary(
+        goal="G", text='{"goal":"G"}', read_files=("/a/b.py",), modified_files=("c.txt",)
+    )
+    assert render_structured_summary(goal) == (
+        "## Goal\nG\n\n## Files Read\n- /a/b.py\n\n## Files Modified\n- c.txt"
+    )
+
+
+def test_spec_list_coercion_example() -> None:
+    summary = parse_structured_summary(
+        '{"pending": [1, 1.5, true, null, "  ", {"a":1}, ["x"]], "completed": "one"}'
+    )
+    assert summary.pending == ("1", "1.5", "true", '{"a":1}', '["x"]')
+    assert summary.completed == ("one",)
+
+
+def nested(depth: int) -> str:
+    """An object whose innermost point is enclosed by *depth* arrays and objects."""
+    return '{"goal": "deep", "x": ' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
+
+
+def test_nesting_up_to_256_levels_is_strict_json() -> None:
+    summary = parse_structured_summary(nested(256))
+    assert summary.goal == "deep"
+
+
+def test_nesting_beyond_256_levels_is_not_parseable() -> None:
+    assert parse_structured_summary(nested(257)).parsed is False
+    # The span rule then finds the same span again, which is still too deep.
+    assert parse_structured_summary("prose " + nested(300)).parsed is False

@@ -20,8 +20,9 @@ json_scalars = (
 )
 json_values: st.SearchStrategy[JsonValue] = st.recursive(
     json_scalars,
-    lambda children: st.lists(children, max_size=3)
-    | st.dictionaries(st.text(max_size=4), children, max_size=3),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=4), children, max_size=3)
+    ),
     max_leaves=8,
 )
 summaries = st.none() | st.text(max_size=8) | st.sampled_from(["", " \t", "\u3000", "sum"])

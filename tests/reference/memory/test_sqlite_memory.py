@@ -19,7 +19,7 @@ from ctxpact.reference.memory import (
     OpenTransactionError,
     SqliteAgentMemory,
 )
-from ctxpact.spec import InvalidValueError, MemorySnapshot
+from ctxpact.spec import InvalidValueError, JsonValue, MemorySnapshot
 
 
 class Crash(Exception):  # noqa: N818 - it stands for a crash, not a program error
@@ -74,6 +74,7 @@ def test_bad_table_names_are_refused_by_name(database: Path, table: str) -> None
         SqliteAgentMemory(database, "s-1", table=table)
     assert repr(table) in str(raised.value)
     assert "SqliteAgentMemory.table" in str(raised.value)
+    assert not database.exists()  # refused before the database is touched (MEM-16)
 
 
 @pytest.mark.parametrize("table", ["a", "_x", "Memory_2", "select"])
@@ -90,13 +91,20 @@ def test_a_blank_session_id_is_refused(database: Path, session_id: str) -> None:
         SqliteAgentMemory(database, session_id)
 
 
+def test_a_session_id_with_a_lone_surrogate_is_refused(database: Path) -> None:
+    with pytest.raises(InvalidValueError, match="without lone surrogates"):
+        SqliteAgentMemory(database, "s\ud800")
+    assert not database.exists()
+
+
 def test_the_default_table_and_row_layout(database: Path) -> None:
+    assert DEFAULT_MEMORY_TABLE == "ctxpact_agent_memory"
     with SqliteAgentMemory(database, "s-1") as memory:
         memory.add_output_items([{"type": "x"}, "y"])
         memory.set_summary("sum")
     with sqlite3.connect(database) as connection:
         rows = connection.execute(
-            f"SELECT session_id, kind, position, entry_json FROM {DEFAULT_MEMORY_TABLE} "
+            "SELECT session_id, kind, position, entry_json FROM ctxpact_agent_memory "
             "ORDER BY kind, position"
         ).fetchall()
     connection.close()
@@ -130,7 +138,7 @@ def test_two_memories_on_one_session_see_the_same_state(database: Path) -> None:
 
 
 def test_values_survive_the_round_trip_exactly(database: Path) -> None:
-    items = (
+    items: tuple[JsonValue, ...] = (
         {"text": "caf\u00e9 \u4e2d\u6587 \U0001f600", "lone": "\ud800", "nul": "a\x00b"},
         {"big": 10**30, "neg": -0.0, "float": 0.1, "exp": 1e300, "t": True, "n": None},
         [[], {}, ""],
@@ -178,9 +186,7 @@ def test_a_borrowed_connection_inside_a_transaction_is_refused(database: Path) -
     connection.close()
 
 
-def test_appending_without_a_compressor_only_inserts(
-    database: Path, recording: RecordingConnection
-) -> None:
+def test_appending_without_a_compressor_only_inserts(recording: RecordingConnection) -> None:
     memory = SqliteAgentMemory(recording, "s")
     memory.add_output_items(["a", "b"])
     recording.statements.clear()
@@ -202,7 +208,7 @@ class Window:
 
 
 def test_a_compressor_that_changes_nothing_only_costs_an_insert(
-    database: Path, recording: RecordingConnection
+    recording: RecordingConnection,
 ) -> None:
     memory = SqliteAgentMemory(recording, "s", compressor=Window(keep=10))
     memory.add_output_items(["a", "b"])
@@ -279,7 +285,7 @@ def test_a_killed_process_leaves_the_old_state_or_the_new(database: Path) -> Non
         memory.restore(MemorySnapshot(items=("x", "y", "z"), summary="after"))
         """
     )
-    finished = subprocess.run([sys.executable, "-c", script], check=False)  # noqa: S603
+    finished = subprocess.run([sys.executable, "-c", script], check=False)
     assert finished.returncode == 3
     assert state(database, "s") == MemorySnapshot(items=("a", "b"), summary="before")
 
@@ -314,7 +320,7 @@ def test_a_summary_row_that_is_not_a_string_is_named(database: Path) -> None:
     with SqliteAgentMemory(database, "s") as memory:
         memory.set_summary("fine")
         corrupt(database, "summary", 0, json.dumps({"not": "a string"}))
-        with pytest.raises(CorruptMemoryError, match="Expected a JSON string .* summary row 0"):
+        with pytest.raises(CorruptMemoryError, match=r"Expected a JSON string .* summary row 0"):
             memory.get_summary()
 
 

@@ -15,7 +15,13 @@ from ctxpact.reference.projection import (
     DefaultContextProjector,
     approx_chars,
 )
-from ctxpact.spec import ContextBudget, ContextProjection, ContextReport, JsonValue
+from ctxpact.spec import (
+    ContextBudget,
+    ContextProjection,
+    ContextReport,
+    JsonValue,
+    SchemaValidationError,
+)
 
 PROJECTOR = DefaultContextProjector()
 
@@ -38,55 +44,60 @@ budgets = st.builds(
 )
 
 
+Pairs = list[tuple[int, JsonValue]]
+
+
+def chars(pairs: Pairs) -> int:
+    return sum(approx_chars(item) for _, item in pairs)
+
+
+def oracle_item_stage(pairs: Pairs, limit: int, pinned: int) -> Pairs:
+    if len(pairs) <= limit:
+        return pairs
+    if limit == 0:
+        return []
+    prefix_count = min(pinned, limit, len(pairs))
+    tail_count = limit - prefix_count
+    return pairs[:prefix_count] + pairs[max(prefix_count, len(pairs) - tail_count) :]
+
+
+def oracle_char_stage(pairs: Pairs, limit: int, pinned: int) -> Pairs:
+    if chars(pairs) <= limit:
+        return pairs
+    if limit == 0:
+        return []
+    used = 0
+    prefix: Pairs = []
+    prefix_count = min(pinned, len(pairs))
+    for pair in pairs[:prefix_count]:
+        size = approx_chars(pair[1])
+        if used + size <= limit or not prefix:
+            prefix.append(pair)
+            used += size
+    tail: Pairs = []
+    for pair in reversed(pairs[prefix_count:]):
+        size = approx_chars(pair[1])
+        if tail and used + size > limit:
+            continue
+        tail.append(pair)
+        used += size
+    return prefix + tail[::-1]
+
+
 def oracle(items: list[JsonValue], budget: ContextBudget | None) -> ContextProjection:
     """Contract §4 read literally, on (position, item) pairs."""
-    entries = list(enumerate(items))
-    projected = list(entries)
+    projected: Pairs = list(enumerate(items))
     notes: list[str] = []
     item_applied = char_applied = False
-    pinned = 0 if budget is None else budget.pinned_prefix_items
     if budget is not None and budget.max_items is not None:
-        limit = budget.max_items
-        if len(projected) <= limit:
-            result = projected
-        elif limit == 0:
-            result = []
-        else:
-            prefix_count = min(pinned, limit, len(projected))
-            tail_count = limit - prefix_count
-            start = max(prefix_count, len(projected) - tail_count)
-            result = projected[:prefix_count] + projected[start:]
+        result = oracle_item_stage(projected, budget.max_items, budget.pinned_prefix_items)
         item_applied = len(result) < len(projected)
         if item_applied:
-            notes.append(f"maxItems applied: {limit}")
+            notes.append(f"maxItems applied: {budget.max_items}")
         projected = result
     if budget is not None and budget.max_approx_chars is not None:
         limit = budget.max_approx_chars
-
-        def chars(pairs: list[tuple[int, JsonValue]]) -> int:
-            return sum(approx_chars(item) for _, item in pairs)
-
-        if chars(projected) <= limit:
-            result = projected
-        elif limit == 0:
-            result = []
-        else:
-            used = 0
-            prefix: list[tuple[int, JsonValue]] = []
-            prefix_count = min(pinned, len(projected))
-            for pair in projected[:prefix_count]:
-                size = approx_chars(pair[1])
-                if used + size <= limit or not prefix:
-                    prefix.append(pair)
-                    used += size
-            tail: list[tuple[int, JsonValue]] = []
-            for pair in reversed(projected[prefix_count:]):
-                size = approx_chars(pair[1])
-                if tail and used + size > limit:
-                    continue
-                tail.append(pair)
-                used += size
-            result = prefix + tail[::-1]
+        result = oracle_char_stage(projected, limit, budget.pinned_prefix_items)
         char_applied = len(result) < len(projected) or chars(result) < chars(projected)
         if char_applied:
             notes.append(f"maxApproxChars applied: {limit}")
@@ -99,7 +110,7 @@ def oracle(items: list[JsonValue], budget: ContextBudget | None) -> ContextProje
             projected_item_count=len(projected),
             dropped_item_count=len(items) - len(projected),
             source_approx_chars=sum(approx_chars(item) for item in items),
-            projected_approx_chars=sum(approx_chars(item) for _, item in projected),
+            projected_approx_chars=chars(projected),
             item_limit_applied=item_applied,
             character_limit_applied=char_applied,
             notes=notes,
@@ -442,3 +453,9 @@ def test_with_several_pinned_items_a_projection_may_shrink_again() -> None:
     once = PROJECTOR.project(["P" * 6, "Q" * 6, "R" * 6], budget)
     assert list(once.items) == ["P" * 6, "R" * 6]
     assert list(PROJECTOR.project(list(once.items), budget).items) == ["P" * 6]
+
+
+def test_an_item_json_cannot_carry_is_named_by_its_position() -> None:
+    with pytest.raises(SchemaValidationError) as raised:
+        PROJECTOR.project(["ok", {"k": {1, 2}}], None)  # type: ignore[dict-item]  # not JSON
+    assert [violation.path for violation in raised.value.violations] == ["$.items[1].k"]

@@ -109,5 +109,5 @@ def test_a_cycle_is_a_clear_error() -> None:
 
 def test_total_names_the_bad_item() -> None:
     with pytest.raises(SchemaValidationError) as raised:
-        total_approx_chars(["ok", {"x": 1}, {"bad": {1}}])  # type: ignore[list-item]
+        total_approx_chars(["ok", {"x": 1}, {"bad": {1}}])  # type: ignore[dict-item]  # not JSON
     assert [violation.path for violation in raised.value.violations] == ["$[2].bad"]

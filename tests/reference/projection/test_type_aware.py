@@ -26,6 +26,12 @@ from ctxpact.reference.projection import (
     approx_chars,
     total_approx_chars,
 )
+from ctxpact.reference.projection._tiers import (
+    PLACEHOLDER_FLOOR,
+    TierReplacements,
+    plan_tier1,
+    plan_tier2,
+)
 from ctxpact.spec import ContextBudget, ContextProjection, ContextReport, JsonObject, JsonValue
 
 PROJECTOR = TypeAwareContextProjector()
@@ -82,6 +88,74 @@ def is_placeholder(output: JsonValue) -> bool:
     )
 
 
+def label(call_id: str | None, name: str | None) -> str:
+    if name is not None and call_id is not None:
+        return f"[tool result cleared: {name}({call_id})]"
+    if name is not None:
+        return f"[tool result cleared: {name}]"
+    if call_id is not None:
+        return f"[tool result cleared: {call_id}]"
+    return "[tool result cleared]"
+
+
+def placeholder(old: JsonObject, names: dict[str, str]) -> JsonObject:
+    call_id = old.get("call_id")
+    call_id = call_id if isinstance(call_id, str) else None
+    name = names.get(call_id) if call_id is not None else None
+    own = old.get("name")
+    if name is None and isinstance(own, str):
+        name = own
+    new: JsonObject = {"type": "function_call_output"}
+    if call_id is not None:
+        new["call_id"] = call_id
+    new["output"] = label(call_id, name)
+    return new
+
+
+def eager_tier1(working: list[JsonValue], keep: int, replaced: set[int]) -> int:
+    names: dict[str, str] = {}
+    for item in working:
+        for call in iter_tool_calls(item):
+            if call.call_id is not None and call.name is not None:
+                names[call.call_id] = call.name
+    results = [
+        index
+        for index, item in enumerate(working)
+        if isinstance(item, dict) and item.get("type") == "function_call_output"
+    ]
+    cleared = 0
+    for index in results[: len(results) - keep] if len(results) > keep else []:
+        old = working[index]
+        assert isinstance(old, dict)
+        if not is_placeholder(old.get("output")):
+            working[index] = placeholder(old, names)
+            replaced.add(index)
+            cleared += 1
+    return cleared
+
+
+def eager_tier2(working: list[JsonValue], replaced: set[int]) -> int:
+    users = [
+        index
+        for index, item in enumerate(working)
+        if isinstance(item, dict) and item.get("role") == "user"
+    ]
+    payload = {"summary", "content", "text", "encrypted_content"}
+    cleared = 0
+    for index in range(users[-1] if users else 0):
+        old = working[index]
+        if not (isinstance(old, dict) and old.get("type") == "reasoning"):
+            continue
+        if old.get("summary") == CLEARED_SUMMARY and not (payload - {"summary"}) & set(old):
+            continue
+        new = {key: value for key, value in old.items() if key not in payload}
+        new["summary"] = [{"type": "summary_text", "text": "[reasoning cleared]"}]
+        working[index] = new
+        replaced.add(index)
+        cleared += 1
+    return cleared
+
+
 def eager_tiers(
     items: list[JsonValue], budget: ContextBudget
 ) -> tuple[list[JsonValue], list[str], set[int]]:
@@ -89,72 +163,12 @@ def eager_tiers(
     notes: list[str] = []
     replaced: set[int] = set()
     keep = budget.max_recent_tool_results
-    if keep is not None:
-        names: dict[str, str] = {}
-        for item in items:
-            for call in iter_tool_calls(item):
-                if call.call_id is not None and call.name is not None:
-                    names[call.call_id] = call.name
-        results = [
-            index
-            for index, item in enumerate(working)
-            if isinstance(item, dict) and item.get("type") == "function_call_output"
-        ]
-        cleared = 0
-        for index in results[: len(results) - keep] if len(results) > keep else []:
-            old = working[index]
-            assert isinstance(old, dict)
-            if is_placeholder(old.get("output")):
-                continue
-            call_id = old.get("call_id")
-            call_id = call_id if isinstance(call_id, str) else None
-            name = names.get(call_id) if call_id is not None else None
-            own = old.get("name")
-            if name is None and isinstance(own, str):
-                name = own
-            new: JsonObject = {"type": "function_call_output"}
-            if call_id is not None:
-                new["call_id"] = call_id
-            if name is not None and call_id is not None:
-                new["output"] = f"[tool result cleared: {name}({call_id})]"
-            elif name is not None:
-                new["output"] = f"[tool result cleared: {name}]"
-            elif call_id is not None:
-                new["output"] = f"[tool result cleared: {call_id}]"
-            else:
-                new["output"] = "[tool result cleared]"
-            working[index] = new
-            replaced.add(index)
-            cleared += 1
-        if cleared:
-            notes.append(
-                f"tier1 microcompact: cleared {cleared} old tool result(s), kept recent {keep}"
-            )
-    if budget.trim_old_reasoning:
-        users = [
-            index
-            for index, item in enumerate(working)
-            if isinstance(item, dict) and item.get("role") == "user"
-        ]
-        cleared = 0
-        for index in range(users[-1] if users else 0):
-            old = working[index]
-            if not (isinstance(old, dict) and old.get("type") == "reasoning"):
-                continue
-            payload = {"content", "text", "encrypted_content"} & set(old)
-            if old.get("summary") == CLEARED_SUMMARY and not payload:
-                continue
-            new = {
-                key: value
-                for key, value in old.items()
-                if key not in {"summary", "content", "text", "encrypted_content"}
-            }
-            new["summary"] = [{"type": "summary_text", "text": "[reasoning cleared]"}]
-            working[index] = new
-            replaced.add(index)
-            cleared += 1
-        if cleared:
-            notes.append(f"tier2 reasoning-trim: cleared {cleared} reasoning item(s)")
+    if keep is not None and (cleared := eager_tier1(working, keep, replaced)):
+        notes.append(
+            f"tier1 microcompact: cleared {cleared} old tool result(s), kept recent {keep}"
+        )
+    if budget.trim_old_reasoning and (cleared := eager_tier2(working, replaced)):
+        notes.append(f"tier2 reasoning-trim: cleared {cleared} reasoning item(s)")
     return working, notes, replaced
 
 
@@ -451,6 +465,48 @@ def test_keeps_the_newest_k_and_clears_the_older() -> None:
     assert projection.report.projected_approx_chars < projection.report.source_approx_chars
 
 
+def test_the_last_call_wins_when_several_results_are_cleared() -> None:
+    items: list[JsonValue] = [
+        chat_call("c2", "grep"),
+        responses_call("c1", "first"),
+        anthropic_call("c1", "second"),
+        function_call_output("c1", "x"),
+        function_call_output("c2", "y"),
+        function_call_output("c3", "z"),
+    ]
+    projection = PROJECTOR.project(items, tier1(1))
+    assert [item["output"] for item in projection.items[3:5] if isinstance(item, dict)] == [
+        "[tool result cleared: second(c1)]",
+        "[tool result cleared: grep(c2)]",
+    ]
+    assert projection == oracle(items, tier1(1))
+
+
+def test_the_last_call_wins_however_far_the_lookup_reads() -> None:
+    # Looking up c2 reads past both calls of c1; the later one must still win.
+    items: list[JsonValue] = [
+        chat_call("c2", "grep"),
+        responses_call("c1", "first"),
+        anthropic_call("c1", "second"),
+        {
+            "type": "message",
+            "role": "assistant",
+            "tool_calls": [{"id": "c3", "name": "a"}, {"id": "c3", "name": "b"}],
+        },
+        function_call_output("c2", "x"),
+        function_call_output("c1", "y"),
+        function_call_output("c3", "z"),
+        function_call_output("c4", "newest"),
+    ]
+    projection = PROJECTOR.project(items, tier1(1))
+    assert [item["output"] for item in projection.items[4:7] if isinstance(item, dict)] == [
+        "[tool result cleared: grep(c2)]",
+        "[tool result cleared: second(c1)]",
+        "[tool result cleared: b(c3)]",
+    ]
+    assert projection == oracle(items, tier1(1))
+
+
 def test_k_zero_clears_every_tool_result() -> None:
     items: list[JsonValue] = [function_call_output(f"c{i}", "x") for i in range(3)]
     projection = PROJECTOR.project(items, tier1(0))
@@ -712,7 +768,11 @@ def test_equals_the_default_projector_with_the_tiers_off(
     items: list[JsonValue], budget: ContextBudget
 ) -> None:
     off = evolve(budget, max_recent_tool_results=None, trim_old_reasoning=False)
-    assert PROJECTOR.project(items, off) == DEFAULT.project(items, off)
+    type_aware = PROJECTOR.project(items, off)
+    assert type_aware == DEFAULT.project(items, off)
+    assert all(
+        a is b for a, b in zip(type_aware.items, DEFAULT.project(items, off).items, strict=True)
+    )
     projection = PROJECTOR.project(items, budget)
     if not any(note.startswith(("tier1", "tier2")) for note in projection.report.notes):
         assert projection == DEFAULT.project(items, budget)
@@ -758,6 +818,47 @@ def test_changes_neither_the_list_nor_any_item(
     # A new cleared reasoning item's summary is its own list, not a caller's.
     summaries = [id(item.get("summary")) for item in items if isinstance(item, dict)]
     for item in projection.items:
-        if isinstance(item, dict) and all(item is not original for original in items):
-            if item.get("type") == "reasoning":
-                assert id(item["summary"]) not in summaries
+        is_new = all(item is not original for original in items)
+        if is_new and isinstance(item, dict) and item.get("type") == "reasoning":
+            assert id(item["summary"]) not in summaries
+
+
+# --- the lazy building of new items ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "old",
+    [
+        {"type": "function_call_output", "output": "a large output " * 20},
+        {"type": "reasoning", "summary": [{"type": "summary_text", "text": "long " * 40}]},
+    ],
+    ids=["bare-placeholder", "minimal-cleared-reasoning"],
+)
+def test_a_new_item_that_fits_exactly_is_kept(old: JsonObject) -> None:
+    # The smallest new items: the char stage may skip an item on a lower bound of its size,
+    # and the bound must never exceed the real size.
+    newest = function_call_output("c", "y")
+    items: list[JsonValue] = ["z" * 100, old, user_message("u"), newest]
+    budget = ContextBudget(max_recent_tool_results=1, trim_old_reasoning=True)
+    new = PROJECTOR.project(items, budget).items[1]
+    exact = approx_chars(items[2]) + approx_chars(new) + approx_chars(newest)
+    projection = PROJECTOR.project(items, evolve(budget, max_approx_chars=exact))
+    assert projection.items == (new, items[2], newest)
+    assert projection.report.dropped_indices == (0,)
+    assert projection.report.cleared_indices == (1,)
+    assert projection == oracle(items, evolve(budget, max_approx_chars=exact))
+
+
+@given(transcripts)
+@example([{"type": "function_call_output"}, {"type": "reasoning"}, user_message("u")])
+def test_the_size_bound_of_a_new_item_holds(items: list[JsonValue]) -> None:
+    tier1_positions = plan_tier1(items, 0)
+    tier2_positions = plan_tier2(items, frozenset(tier1_positions))
+    replacements = TierReplacements(items, tier1=tier1_positions, tier2=tier2_positions)
+    for position in [*tier1_positions, *tier2_positions]:
+        assert position in replacements
+        assert replacements.floor(position) <= approx_chars(replacements.build(position))
+    assert (
+        approx_chars({"type": "function_call_output", "output": "[tool result cleared]"})
+        == PLACEHOLDER_FLOOR
+    )

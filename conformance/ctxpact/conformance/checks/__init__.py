@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ctxpact.conformance._model import Check, Component
-from ctxpact.conformance.checks import compaction, memory, parser, projector, store
+from ctxpact.conformance.checks import compaction, memory, parser, projector, runtime, store
 
 #: All checks, in run order: by component, then as each module lists them.
 ALL_CHECKS: tuple[Check, ...] = (
@@ -12,6 +12,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     *memory.CHECKS,
     *store.CHECKS,
     *parser.CHECKS,
+    *runtime.CHECKS,
 )
 
 

@@ -21,8 +21,9 @@ def _cases(draw: st.DrawFn) -> tuple[list[JsonValue], ContextBudget]:
     return items, draw(budgets_for(items, chars=sum(len(str(i)) for i in items)))
 
 
-@check("projector.max-items", component=Component.PROJECTOR, claim=Claim.GENERIC,
-       clauses=("PRJ-1",))
+@check(
+    "projector.max-items", component=Component.PROJECTOR, claim=Claim.GENERIC, clauses=("PRJ-1",)
+)
 def max_items(context: CheckContext) -> Callable[[], None]:
     """The projection never carries more than max_items items."""
 
@@ -43,14 +44,19 @@ def max_items(context: CheckContext) -> Callable[[], None]:
     return test
 
 
-@check("projector.no-mutation", component=Component.PROJECTOR, claim=Claim.GENERIC,
-       clauses=("PRJ-2",))
+@check(
+    "projector.no-mutation", component=Component.PROJECTOR, claim=Claim.GENERIC, clauses=("PRJ-2",)
+)
 def no_mutation(context: CheckContext) -> Callable[[], None]:
     """Projecting never changes the input list or any object inside it."""
 
     @given(case=_cases())
-    @example(case=([{"type": "function_call_output", "call_id": "c", "output": "x"}],
-                   ContextBudget(max_recent_tool_results=0)))
+    @example(
+        case=(
+            [{"type": "function_call_output", "call_id": "c", "output": "x"}],
+            ContextBudget(max_recent_tool_results=0),
+        )
+    )
     def test(case: tuple[list[JsonValue], ContextBudget]) -> None:
         items, budget = case
         context.record(items=items, budget=budget)

@@ -100,7 +100,7 @@ results = st.builds(
 )
 session_snapshots = st.builds(
     AgentSessionSnapshot,
-    session_id=texts,
+    session_id=st.text(min_size=1, max_size=20),
     memory=snapshots,
     compact_result=st.none() | compact_results,
 )

@@ -1,4 +1,4 @@
-"""Where to cut a memory so that the summarized head ends on a turn boundary (CUT-n)."""
+"""Where to cut a memory so that the summarized head ends on a turn boundary (§11)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def _blocked_cuts(items: Sequence[JsonValue]) -> list[bool]:
 def find_turn_boundary_cut(items: Sequence[JsonValue], naive_cut: int) -> int:
     """The index at which to split *items* into a summarized head and a kept tail.
 
-    Implements CUT-n. *naive_cut* is clamped into ``[0, len(items)]``; 0 and ``len(items)``
+    Implements CUT-1 to CUT-6. *naive_cut* is clamped into ``[0, len(items)]``; 0 and ``len(items)``
     are returned as they are (nothing, or everything, is summarized: nothing is orphaned).
     Otherwise the result is the greatest index ``i`` in ``[1, naive_cut]`` where ``items[i]``
     is a user message (a JSON object whose ``role`` is ``"user"``); failing that, the greatest

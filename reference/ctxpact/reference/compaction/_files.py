@@ -1,4 +1,4 @@
-"""File tracking: which files the summarized tool calls read and modified (FIL-n).
+"""File tracking: which files the summarized tool calls read and modified (§12).
 
 A tool is classified by the words of its name, never by substring, so ``tools``,
 ``details``, ``format`` and ``location`` are not file tools. The lists are carried in the
@@ -41,7 +41,7 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 
 
 def tool_name_words(name: str) -> tuple[str, ...]:
-    """The lower-cased words of a tool name (FIL-n): ``readHTTPFile`` → read, http, file."""
+    """The lower-cased words of a tool name (FIL-3): ``readHTTPFile`` → read, http, file."""
     return tuple(
         word.translate(_ASCII_LOWER)
         for chunk in _SEPARATORS.split(name)
@@ -66,7 +66,7 @@ def _argument_object(arguments: JsonValue) -> dict[str, Parsed] | None:
 def extract_file_operations(items: Sequence[JsonValue], *, reads: bool) -> list[str]:
     r"""The files that the tool calls in *items* read (``reads=True``) or modified.
 
-    Implements FIL-n. Tool calls are found in every shape :func:`iter_tool_calls` knows; a
+    Implements FIL-1 to FIL-7. Tool calls are found in every shape :func:`iter_tool_calls` knows; a
     call counts when a word of its name is in :data:`READ_TOOL_WORDS` (or
     :data:`MODIFY_TOOL_WORDS`). Its arguments (JSON text parsed to an object, or an object)
     contribute the string values of :data:`PATH_KEYS`, trimmed, that contain ``/``, ``.`` or
@@ -93,9 +93,10 @@ def extract_file_operations(items: Sequence[JsonValue], *, reads: bool) -> list[
 def read_file_sections(summary: str | None) -> tuple[list[str], list[str]]:
     """The files listed under ``## Files Read`` and ``## Files Modified`` in a summary.
 
-    Implements FIL-n. Tolerant: a heading line (trimmed) starts a section, which runs to the
-    next ``## `` heading; its ``- <path>`` lines contribute their trimmed path when it passes
-    the same path test as extraction. Any number of sections, anywhere; de-duplicated.
+    Implements PRS-15 (and, with the renderer, PRS-16). Tolerant: a heading line (trimmed)
+    starts a section, which runs to the next ``## `` heading; its ``- <path>`` lines
+    contribute their trimmed path when it passes the path test of extraction (FIL-6). Any
+    number of sections, anywhere; de-duplicated.
     """
     if summary is None:
         return [], []

@@ -27,17 +27,36 @@ def _reject_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a JSON value")
 
 
-def load_object(text: str) -> dict[str, Parsed] | None:
-    """Parse *text* as strict JSON and return it when it is an object, else ``None``.
+#: The greatest nesting depth that strict JSON accepts (JSON-7); the outermost value counts 1.
+MAX_JSON_DEPTH = 256
 
-    Never raises: invalid JSON, non-finite constants and nesting too deep for the decoder all
-    mean "not an object".
+
+def _depth_within(value: Parsed, limit: int) -> bool:
+    """Whether no point of *value* is enclosed by more than *limit* arrays and objects."""
+    stack: list[tuple[Parsed, int]] = [(value, 0)]
+    while stack:
+        current, depth = stack.pop()
+        if isinstance(current, dict | list):
+            if depth == limit:
+                return False
+            members = current.values() if isinstance(current, dict) else current
+            stack.extend((member, depth + 1) for member in members)
+    return True
+
+
+def load_object(text: str) -> dict[str, Parsed] | None:
+    """Parse *text* as strict JSON (JSON-7) and return it when it is an object, else ``None``.
+
+    Never raises: invalid JSON, ``NaN``/``Infinity``, nesting deeper than
+    :data:`MAX_JSON_DEPTH` and nesting too deep for the decoder all mean "not an object".
     """
     try:
         value = json.loads(text, parse_int=Raw, parse_float=Raw, parse_constant=_reject_constant)
     except (ValueError, RecursionError):
         return None
-    return value if isinstance(value, dict) else None
+    if not isinstance(value, dict) or not _depth_within(value, MAX_JSON_DEPTH):
+        return None
+    return value
 
 
 _OPEN_OBJECT = Raw("{")

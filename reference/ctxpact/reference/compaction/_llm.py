@@ -1,4 +1,4 @@
-"""The LLM compact policy: summarize the old turns with a model, keep the recent ones (LLM-n)."""
+"""The LLM compact policy: summarize the old turns with a model, keep the recent ones (§10)."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def summary_request_content(
     modified_files: Sequence[str],
     to_summarize: Sequence[JsonValue],
 ) -> str:
-    """The user content of the summary request (LLM-n), in this order.
+    """The user content of the summary request, in this order (LLM-8 to LLM-10).
 
     :data:`PREVIOUS_SUMMARY_BLOCK` with the trimmed previous summary when it is not blank;
     :data:`FILES_BLOCK` when either file list is not empty; :data:`CONVERSATION_BLOCK` with
@@ -99,6 +99,10 @@ def _model_client(instance: object, attribute: Attribute[Any], value: object) ->
         )
 
 
+def _name(name: str | None) -> str:
+    return "" if name is None else name
+
+
 def _text(instance: object, attribute: Attribute[Any], value: object) -> None:
     if not isinstance(value, str):
         raise InvalidValueError(
@@ -120,7 +124,7 @@ def _non_negative(instance: object, attribute: Attribute[Any], value: object) ->
 class LlmCompactPolicy(CompactPolicy):
     """Summarizes all but the recent items with a model; the summary replaces the old one.
 
-    Implements LLM-n, CUT-n, FIL-n and PRS-n. ``should_compact`` is ``len(items) >
+    Implements CMP-5 and LLM-1 to LLM-16. ``should_compact`` is ``len(items) >
     max_items``. ``compact`` cuts at :func:`find_turn_boundary_cut` of ``len - min(max_items,
     len)``. A cut of 0 summarizes nothing: no model call, and the result is the memory
     unchanged with its summary as ``summary`` and every other field empty. Otherwise one
@@ -136,7 +140,7 @@ class LlmCompactPolicy(CompactPolicy):
     """
 
     model_client: ModelClient = field(validator=_model_client)
-    model_name: str = field(default="", validator=_text)
+    model_name: str = field(default="", converter=_name, validator=_text)
     max_items: int = field(default=DEFAULT_MAX_ITEMS, validator=_non_negative)
 
     def should_compact(self, snapshot: MemorySnapshot) -> bool:
@@ -187,7 +191,7 @@ class LlmCompactPolicy(CompactPolicy):
         )
 
     def _ask(self, prompt: ModelPrompt) -> str | None:
-        """The model's answer, or ``None`` when the call failed or answered nothing (LLM-n)."""
+        """The model's answer, or ``None`` when the call failed or answered nothing (LLM-11)."""
         try:
             result: ModelResult | None = self.model_client.create(prompt)
         except Exception:

@@ -1,4 +1,4 @@
-"""The compact-policy base class and the two memory compressors (CMP-n)."""
+"""The compact-policy base class and the two memory compressors (§9.1, §9.2)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from ctxpact.spec import (
 class CompactPolicy(abc.ABC):
     """A base for compact policies: manual-only unless a subclass says otherwise.
 
-    Implements CMP-n. :meth:`should_compact` answers ``False`` (the runtime never compacts
+    Implements CMP-1. :meth:`should_compact` answers ``False`` (the runtime never compacts
     on its own); :meth:`compact` is for the subclass. Satisfies the
     :class:`ctxpact.spec.CompactPolicy` protocol.
     """
@@ -40,7 +40,7 @@ class CompactPolicy(abc.ABC):
 class CompactPolicyMemoryCompressor:
     """A memory compressor that runs a compact policy on every write.
 
-    Implements CMP-n. :meth:`compress` always calls ``policy.compact`` (it does not ask
+    Implements CMP-6 and CMP-7. :meth:`compress` always calls ``policy.compact`` (it does not ask
     ``should_compact``), remembers the result for :meth:`get_last_result`, and returns the
     result's memory, or the snapshot it was given when the result has none. An error from the
     policy propagates and leaves the last result as it was.
@@ -94,7 +94,7 @@ def _positive(instance: object, attribute: Attribute[Any], value: object) -> Non
 class WindowedMemoryCompressor:
     """A memory compressor that keeps only the last *max_items* items.
 
-    Implements CMP-n (ai4j §7.4). *max_items* must be a positive integer
+    Implements CMP-8. *max_items* must be a positive integer
     (:class:`~ctxpact.spec.InvalidValueError`, a ``ValueError``, otherwise). A snapshot with
     at most *max_items* items is returned as it is; otherwise its last *max_items* items are
     kept with the summary unchanged. It never writes a summary.

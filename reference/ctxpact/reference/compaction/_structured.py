@@ -1,4 +1,4 @@
-"""The deterministic compact policy: project the memory and note what was kept (CMP-n)."""
+"""The deterministic compact policy: project the memory and note what was kept (§9.3)."""
 
 from __future__ import annotations
 
@@ -55,8 +55,8 @@ _PROJECTION_PATTERN = _line_pattern(PROJECTION_LINE, PROJECTION_LINE_WITH_DROPS)
 def carried_summary(previous: str | None) -> str | None:
     """What of the previous summary a new structured summary carries after ``Existing summary:``.
 
-    Implements CMP-n. A blank summary carries nothing. A summary of another kind is carried
-    trimmed, whole. One of this policy's own summaries (its first line is exactly
+    Implements CMP-13, bounded form. A blank summary carries nothing. A summary of another
+    kind is carried trimmed, whole. One of this policy's own summaries (its first line is exactly
     :data:`COMPACT_SUMMARY_MARKER`) carries only what it carried itself: the marker line, the
     :data:`AUTHORITATIVE_CONTEXT_LINE` at its end, the projection line before that and the
     :data:`EXISTING_SUMMARY_LINE` after the marker are left out, since the new summary writes
@@ -119,7 +119,7 @@ def _projector(instance: object, attribute: Attribute[Any], value: object) -> No
 class StructuredSummaryCompactPolicy(CompactPolicy):
     """Compacts a memory to its projection under *budget*, with a deterministic summary.
 
-    Implements CMP-n. *projector* defaults to a
+    Implements CMP-5 and CMP-9 to CMP-14. *projector* defaults to a
     :class:`~ctxpact.reference.projection.DefaultContextProjector`. The summary's lines are
     :data:`COMPACT_SUMMARY_MARKER`; when something is carried from the previous summary
     (:func:`carried_summary`), :data:`EXISTING_SUMMARY_LINE` and that text; the projection

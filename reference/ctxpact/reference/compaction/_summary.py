@@ -1,4 +1,4 @@
-"""The forgiving summary parser and the Markdown rendering of a structured summary (PRS-n).
+"""The forgiving summary parser and the Markdown rendering of a structured summary (§13).
 
 The parser reads whatever a summarizer model answered: a bare JSON object, one in a code
 fence, one between sentences, or none at all. It never raises, and its time is linear in the
@@ -40,9 +40,9 @@ SUMMARY_LIST_TITLES = (
     "Test Results",
     "Open Questions",
 )
-#: The title of the section listing the files read so far (FIL-n).
+#: The title of the section listing the files read so far (PRS-13, PRS-15).
 FILES_READ_TITLE = "Files Read"
-#: The title of the section listing the files modified so far (FIL-n).
+#: The title of the section listing the files modified so far (PRS-13, PRS-15).
 FILES_MODIFIED_TITLE = "Files Modified"
 
 # Only these characters can change the brace depth or start a string.
@@ -50,6 +50,9 @@ _SIGNIFICANT = re.compile(r'[{}"]')
 # The rest of a JSON string after its opening quote, up to and including the closing quote;
 # possessive, so an unterminated string costs linear time too.
 _STRING_TAIL = re.compile(r'[^"\\]*+(?:\\.[^"\\]*+)*+"', re.DOTALL)
+# A JSON object opens with "{", optional JSON whitespace, then a key or the closing "}"; a span
+# that does not is prose in braces and is skipped without asking the decoder.
+_OBJECT_OPENING = re.compile(r'\{[ \t\n\r]*["}]')
 
 
 def _balanced_spans(text: str, begin: int) -> Iterator[tuple[int, int]]:
@@ -96,7 +99,7 @@ def _find_object(text: str) -> dict[str, Parsed] | None:
     if found is not None:
         return found
     for start, end in _balanced_spans(text, first):
-        if (start, end) == (first, last):
+        if (start, end) == (first, last) or not _OBJECT_OPENING.match(text, start):
             continue
         found = load_object(text[start : end + 1])
         if found is not None:
@@ -125,17 +128,17 @@ def _entries(value: Parsed) -> tuple[str, ...]:
 def parse_structured_summary(text: str) -> StructuredSummary:
     """Read a summarizer model's answer into a :class:`~ctxpact.spec.StructuredSummary`.
 
-    Implements PRS-n. The answer is trimmed; the span from its first ``{`` to its last ``}``
-    is parsed as strict JSON (no ``NaN``/``Infinity``); when that is not an object, each
-    maximal balanced ``{…}`` span is tried in order and the first object wins. Without an
-    object the result has ``parsed=False`` and ``text`` = the trimmed answer.
+    Implements PRS-1 to PRS-12 and JSON-7. The answer is trimmed; the span from its first
+    ``{`` to its last ``}`` is parsed as strict JSON; when that is not an object, each maximal
+    balanced ``{…}`` span is tried in order and the first object wins. Without an object the
+    result has ``parsed=False`` and ``text`` = the trimmed answer.
 
-    With an object: ``goal`` is a string trimmed (``None`` when blank or missing; any other
-    value becomes its JSON text); each of the six lists takes an array's non-null members, or
-    one non-null non-array value, rendered (a string as is, anything else as compact JSON
-    text with numbers exactly as written), trimmed, and kept when not empty. Other keys,
-    including ``readFiles``/``modifiedFiles``, are ignored: files come from tracking (FIL-n),
-    not from the model. ``text`` holds the object's compact JSON text, which
+    With an object: ``goal`` is its text form trimmed (``None`` when blank or missing); each of
+    the six lists takes an array's non-null members, or one non-null non-array value, in text
+    form (a string as is, anything else as compact JSON text with numbers exactly as
+    written), trimmed, and kept when not empty. Other keys, including
+    ``readFiles``/``modifiedFiles``, are ignored: files come from tracking (§12), not from the
+    model. ``text`` holds the object's compact JSON text, which
     :func:`render_structured_summary` falls back to when there is nothing to render.
 
     Never raises, and runs in time linear in the length of *text*.
@@ -170,7 +173,7 @@ def _section(title: str, entries: Sequence[str]) -> str:
 def render_structured_summary(summary: StructuredSummary) -> str:
     """The Markdown text of *summary*, the form stored as a memory's summary.
 
-    Implements PRS-n and FIL-n. For a parsed summary: ``## Goal`` with the goal when it is not
+    Implements PRS-13 and PRS-14. For a parsed summary: ``## Goal`` with the goal when it is not
     blank, then one ``## <Title>`` section of ``- <entry>`` lines per non-empty list (Progress,
     Pending, Key Decisions, Errors, Test Results, Open Questions); when none of these is
     written, ``summary.text`` (the object's JSON text) instead. An unparsed summary renders

@@ -1,6 +1,6 @@
 """Agent memories: ordered items plus an optional summary, in the process or in SQLite.
 
-Both memories behave identically, call for call (MEM-n): ``add_user_input`` ignores
+Both memories behave identically, call for call (MEM-1 .. MEM-14): ``add_user_input`` ignores
 ``None`` and turns a string into a user message; every add may be followed by a compressor;
 ``get_items`` puts a non-blank summary first as a system message; ``snapshot`` and
 ``restore`` carry raw items and the summary, and restore keeps the summary.

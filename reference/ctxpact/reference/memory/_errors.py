@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from ctxpact.spec import CtxpactError
 
-#: How a row that cannot be read back is reported (MEM, storage).
+#: How a row that cannot be read back is reported (MEM-20).
 CORRUPT_ROW = (
     "Expected {expected} but got {actual} in table {table!r}, session {session_id!r}, "
     "{kind} row {position}"
 )
-#: How a compressor that returned something other than a snapshot is reported (MEM).
+#: How a compressor that returned something other than a snapshot is reported (MEM-6).
 BAD_COMPRESSOR_RESULT = "Expected a MemorySnapshot from the memory compressor but got {actual}"
-#: How a borrowed connection inside an open transaction is reported (storage).
+#: How a borrowed connection inside an open transaction is reported (MEM-17).
 OPEN_TRANSACTION = (
     "Expected a sqlite3 connection with no open transaction but it is inside one; "
     "commit or roll back before using {owner}"

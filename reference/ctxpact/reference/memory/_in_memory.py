@@ -26,7 +26,7 @@ class InMemoryAgentMemory:
     the add and its compression are atomic (a raising compressor leaves the memory as it was).
     ``set_summary``, ``restore`` and ``clear`` never run the compressor.
 
-    Implements MEM-1 .. MEM-9; behaves call for call like
+    Implements MEM-1 .. MEM-14; behaves call for call like
     :class:`~ctxpact.reference.memory.SqliteAgentMemory`.
     """
 
@@ -73,10 +73,11 @@ class InMemoryAgentMemory:
         """The raw items (no summary message) and the summary, as an independent copy."""
         return MemorySnapshot(items=tuple(copied_items(self._items)), summary=self._summary)
 
-    def restore(self, snapshot: MemorySnapshot) -> None:
+    def restore(self, snapshot: MemorySnapshot | None) -> None:
         """Replace items and summary with the snapshot's (restore keeps the summary).
 
-        The snapshot is copied, not shared; the compressor does not run.
+        The snapshot is copied, not shared; ``None`` restores the empty state; the compressor
+        does not run (MEM-10, MEM-12).
         """
         state = detached(snapshot)
         self._items = list(state.items)

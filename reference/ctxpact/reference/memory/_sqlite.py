@@ -10,7 +10,6 @@ from typing import Self
 
 from attrs import frozen
 
-from ctxpact.reference._items import is_blank
 from ctxpact.reference.memory._errors import CorruptMemoryError
 from ctxpact.reference.memory._sqlite_support import (
     Database,
@@ -20,6 +19,7 @@ from ctxpact.reference.memory._sqlite_support import (
     json_text,
 )
 from ctxpact.reference.memory._state import (
+    checked_session_id,
     checked_summary,
     compressed,
     detached,
@@ -28,7 +28,7 @@ from ctxpact.reference.memory._state import (
     tool_output_items,
     user_input_items,
 )
-from ctxpact.spec import InvalidValueError, JsonValue, MemoryCompressor, MemorySnapshot
+from ctxpact.spec import JsonValue, MemoryCompressor, MemorySnapshot
 
 #: The table a :class:`SqliteAgentMemory` uses unless told otherwise.
 DEFAULT_MEMORY_TABLE = "ctxpact_agent_memory"
@@ -76,11 +76,11 @@ class SqliteAgentMemory:
     on one session see the same items.
 
     Behaves call for call like :class:`~ctxpact.reference.memory.InMemoryAgentMemory`
-    (MEM-1 .. MEM-9); storage rules: MEM-10 .. MEM-12.
+    (MEM-1 .. MEM-13); storage rules: MEM-15 .. MEM-20.
 
     Raises:
-        InvalidValueError: for a blank *session_id* or a *table* that is not a plain SQL
-            identifier.
+        InvalidValueError: for a blank *session_id* (or one with a lone surrogate, which
+            UTF-8 cannot store) or a *table* that is not a plain SQL identifier.
         CorruptMemoryError: when a read finds a row that is not the JSON it should be.
 
     """
@@ -94,12 +94,8 @@ class SqliteAgentMemory:
         compressor: MemoryCompressor | None = None,
     ) -> None:
         owner = type(self).__name__
-        if not isinstance(session_id, str) or is_blank(session_id):
-            raise InvalidValueError(
-                record=owner, field="session_id", expected="a non-blank str", actual=session_id
-            )
+        self._session_id = checked_session_id(owner, session_id, allow_blank=False)
         self._table = checked_table_name(owner, table)
-        self._session_id = session_id
         self._compressor = compressor
         self._connection, self._owns_connection = connect(owner, database)
         try:
@@ -179,10 +175,10 @@ class SqliteAgentMemory:
         """The raw items (no summary message) and the summary, as an independent copy."""
         return self._load()
 
-    def restore(self, snapshot: MemorySnapshot) -> None:
+    def restore(self, snapshot: MemorySnapshot | None) -> None:
         """Replace items and summary with the snapshot's in one transaction (keeps the summary).
 
-        No compressor runs.
+        ``None`` restores the empty state; no compressor runs (MEM-10, MEM-17).
         """
         state = detached(snapshot)
         texts = [json_text(item) for item in state.items]
@@ -292,7 +288,7 @@ class SqliteAgentMemory:
             raise self._corrupt(kind, row.position, "JSON text", row.text)
         try:
             value: JsonValue = json.loads(row.text, parse_constant=_refuse_constant)
-        except ValueError as error:
+        except (ValueError, RecursionError) as error:
             raise self._corrupt(kind, row.position, "JSON text", row.text) from error
         return value
 

@@ -58,6 +58,27 @@ def tool_output_items(owner: str, call_id: str, output: str | None) -> list[Json
     return [function_call_output(call_id, output)]
 
 
+def checked_session_id(owner: str, session_id: object, *, allow_blank: bool) -> str:
+    """*session_id*, checked to be a string of Unicode scalar values (no lone surrogates).
+
+    Storage keys must be text every store and every language can hold; SQLite's TEXT is
+    UTF-8, which cannot carry a lone surrogate.
+    """
+    expected = "a str without lone surrogates" if allow_blank else "a non-blank str"
+    if not isinstance(session_id, str) or (not allow_blank and is_blank(session_id)):
+        raise InvalidValueError(
+            record=owner, field="session_id", expected=expected, actual=session_id
+        )
+    if any("\ud800" <= character <= "\udfff" for character in session_id):
+        raise InvalidValueError(
+            record=owner,
+            field="session_id",
+            expected="a str without lone surrogates",
+            actual=session_id,
+        )
+    return session_id
+
+
 def checked_summary(owner: str, summary: str | None) -> str | None:
     """*summary*, checked to be a string or ``None``."""
     if summary is not None and not isinstance(summary, str):
@@ -68,7 +89,7 @@ def checked_summary(owner: str, summary: str | None) -> str | None:
 
 
 def copied_items(items: Sequence[JsonValue]) -> list[JsonValue]:
-    """Deep copies of *items*, so that no caller shares an object with a memory (MEM-9)."""
+    """Deep copies of *items*, so that no caller shares an object with a memory (MEM-12)."""
     return [copy_json(item, f"$.items[{index}]") for index, item in enumerate(items)]
 
 
@@ -101,8 +122,10 @@ def compressed(
     )
 
 
-def detached(snapshot: MemorySnapshot) -> MemorySnapshot:
-    """A copy of *snapshot* that shares no mutable object with it."""
+def detached(snapshot: MemorySnapshot | None) -> MemorySnapshot:
+    """A copy of *snapshot* that shares no mutable object with it; ``None`` is the empty one."""
+    if snapshot is None:
+        return MemorySnapshot()
     if not isinstance(snapshot, MemorySnapshot):
         raise SchemaValidationError.single(
             "$", f"Expected a MemorySnapshot but got {type(snapshot).__name__}"

@@ -1,15 +1,18 @@
 """Tier-1 (old tool results become placeholders) and Tier-2 (old reasoning is trimmed).
 
-The plans only choose positions; the new items are built later, and only for positions that
-survive the limits, so a long memory costs a scan, not a copy. Nothing here mutates an item.
+The plans only choose positions (a scan of the list); a new item is built later, only when
+the character stage needs its exact size or when it is kept, and each tier states a lower
+bound on the size of its new items for the positions it has not built. Nothing here mutates
+an item.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from ctxpact.reference._items import (
     FUNCTION_CALL_OUTPUT,
+    REASONING,
     is_reasoning,
     is_tool_result,
     is_user_message,
@@ -32,6 +35,7 @@ from ctxpact.reference.projection._constants import (
     TOOL_RESULT_PLACEHOLDER_NAME_ONLY,
     TYPE,
 )
+from ctxpact.reference.projection._size import approx_chars
 from ctxpact.spec import JsonObject, JsonValue
 
 
@@ -79,35 +83,68 @@ def plan_tier2(items: Sequence[JsonValue], tier1: Collection[int]) -> list[int]:
     ]
 
 
-def tool_names(items: Sequence[JsonValue], call_ids: Iterable[str]) -> dict[str, str]:
-    """The tool name of each of *call_ids*, from the tool calls anywhere in *items*.
+class ToolNames:
+    """The tool name of a call id: the name of the last tool call with that id, anywhere.
 
-    The same answer as one pass in order over all of :func:`iter_tool_calls` in which a later
-    call with a name overwrites an earlier one; it walks backwards and stops once every id
-    is named, because the calls of the results kept in a prompt are usually recent.
+    Tool calls are read with :func:`iter_tool_calls` (Chat ``tool_calls``, Responses
+    ``function_call`` items, Anthropic ``tool_use`` parts); a call without a name names
+    nothing. The answer is that of one pass in order in which a later call overwrites an
+    earlier one, but the list is read backwards and only as far as a question needs, since
+    the calls of the results a prompt keeps are usually recent.
     """
-    wanted = set(call_ids)
-    names: dict[str, str] = {}
-    for index in range(len(items) - 1, -1, -1):
-        if len(names) == len(wanted):
-            break
-        for call in reversed(list(iter_tool_calls(items[index]))):
-            call_id, name = call.call_id, call.name
-            if call_id in wanted and name is not None and call_id not in names:
-                names[call_id] = name
-    return names
+
+    def __init__(self, items: Sequence[JsonValue]) -> None:
+        self._items = items
+        self._unread = len(items)  # items[:_unread] are not read yet
+        self._names: dict[str, str] = {}
+
+    def __call__(self, call_id: str) -> str | None:
+        """The name of *call_id*, or ``None`` when no call with that id has a name."""
+        names = self._names
+        while call_id not in names and self._unread:
+            self._unread -= 1
+            for call in reversed(list(iter_tool_calls(self._items[self._unread]))):
+                if call.call_id is not None and call.name is not None:
+                    names.setdefault(call.call_id, call.name)
+        return names.get(call_id)
 
 
-def tool_result_placeholder(item: JsonValue, names: Mapping[str, str]) -> JsonObject:
+class TierReplacements:
+    """The new items of Tier-1 and Tier-2 at the positions their plans chose."""
+
+    def __init__(
+        self, items: Sequence[JsonValue], *, tier1: Collection[int], tier2: Collection[int]
+    ) -> None:
+        self._items = items
+        self._tier1 = tier1
+        self._tier2 = tier2
+        self._names = ToolNames(items)
+
+    def __contains__(self, position: object) -> bool:
+        return position in self._tier1 or position in self._tier2
+
+    def floor(self, position: int) -> int:
+        """The size of the smallest new item the tier of *position* can build."""
+        return PLACEHOLDER_FLOOR if position in self._tier1 else CLEARED_REASONING_FLOOR
+
+    def build(self, position: int) -> JsonValue:
+        """The placeholder or the cleared reasoning item for *position*."""
+        item = self._items[position]
+        if position in self._tier1:
+            return tool_result_placeholder(item, self._names)
+        return cleared_reasoning(item)
+
+
+def tool_result_placeholder(item: JsonValue, name_of: Callable[[str], str | None]) -> JsonObject:
     """The new item that replaces the tool result *item* (T1-n).
 
     Its keys, in order: ``type``, ``call_id`` (only when the result has a string one) and
-    ``output``, the label. The tool name is the one *names* gives for the call id, else the
+    ``output``, the label. The tool name is the one *name_of* gives for the call id, else the
     result's own string ``name``; the label falls back to the call id, then to the bare form.
     """
     source = _object(item)
     call_id = source.get(CALL_ID)
-    name = names.get(call_id) if isinstance(call_id, str) else None
+    name = name_of(call_id) if isinstance(call_id, str) else None
     if name is None:
         own_name = source.get(NAME)
         name = own_name if isinstance(own_name, str) else None
@@ -127,12 +164,6 @@ def tool_result_placeholder(item: JsonValue, names: Mapping[str, str]) -> JsonOb
         )
     placeholder[OUTPUT] = label
     return placeholder
-
-
-def placeholder_call_ids(items: Sequence[JsonValue], positions: Iterable[int]) -> set[str]:
-    """The string call ids of the tool results at *positions*, whose names a label needs."""
-    call_ids = (_object(items[index]).get(CALL_ID) for index in positions)
-    return {call_id for call_id in call_ids if isinstance(call_id, str)}
 
 
 def cleared_reasoning(item: JsonValue) -> JsonObject:
@@ -161,3 +192,9 @@ def _is_cleared_reasoning(item: JsonObject) -> bool:
 
 def _object(item: JsonValue) -> JsonObject:
     return item if isinstance(item, dict) else {}
+
+
+#: The size of the smallest placeholder: the bare one, without ``call_id``.
+PLACEHOLDER_FLOOR = approx_chars({TYPE: FUNCTION_CALL_OUTPUT, OUTPUT: TOOL_RESULT_PLACEHOLDER_BARE})
+#: The size of the smallest cleared reasoning item: one with no other key than ``type``.
+CLEARED_REASONING_FLOOR = approx_chars({TYPE: REASONING, SUMMARY: _cleared_summary()})

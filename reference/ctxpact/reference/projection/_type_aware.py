@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from attrs import frozen
 
 from ctxpact.reference.projection._constants import TIER1_NOTE, TIER2_NOTE
 from ctxpact.reference.projection._stages import project_items
-from ctxpact.reference.projection._tiers import (
-    cleared_reasoning,
-    placeholder_call_ids,
-    plan_tier1,
-    plan_tier2,
-    tool_names,
-    tool_result_placeholder,
-)
+from ctxpact.reference.projection._tiers import TierReplacements, plan_tier1, plan_tier2
 from ctxpact.spec import ContextBudget, ContextProjection, JsonValue
 
 
@@ -69,13 +62,5 @@ class TypeAwareContextProjector:
         if not notes:
             return project_items(items, budget)
 
-        def replace(positions: Sequence[int]) -> Mapping[int, JsonValue]:
-            results = [p for p in positions if p in tier1]
-            names = tool_names(items, placeholder_call_ids(items, results))
-            replacements: dict[int, JsonValue] = {
-                p: tool_result_placeholder(items[p], names) for p in results
-            }
-            replacements.update((p, cleared_reasoning(items[p])) for p in positions if p in tier2)
-            return replacements
-
-        return project_items(items, budget, tier_notes=notes, replace=replace)
+        replacements = TierReplacements(items, tier1=tier1, tier2=tier2)
+        return project_items(items, budget, tier_notes=notes, replacements=replacements)

@@ -4,7 +4,9 @@ An :class:`Agent` holds a model client and the context rules; each :class:`Agent
 owns a memory and runs the loop: auto-compaction at the top of every step (fail-safe),
 projection, the model call, tools. Stores save and resume sessions without losing anything:
 documents are validated against the session-snapshot schema, written atomically, and read
-back only when they are exactly the session asked for (SES-n, RUN-n, EVT-n).
+back only when they are exactly the session asked for.
+
+Implements SES-1 .. SES-16, RUN-1 .. RUN-15 and EVT-1 .. EVT-13.
 """
 
 from ctxpact.reference.session._agent import (

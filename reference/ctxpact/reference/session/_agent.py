@@ -23,7 +23,7 @@ from ctxpact.spec import (
     ModelClient,
 )
 
-#: How many steps a run may take before :class:`MaxStepsExceededError` (RUN-n).
+#: How many steps a run may take before :class:`MaxStepsExceededError` (RUN-9).
 DEFAULT_MAX_STEPS = 32
 
 #: A tool: takes the call's arguments as JSON text, returns the output text.
@@ -61,7 +61,7 @@ def _positive(instance: object, attribute: Attribute[Any], value: object) -> Non
 
 @frozen(kw_only=True, eq=False)
 class Agent:
-    """A model client with its memory factory, context rules, tools and observers (SES-n).
+    """A model client with its memory factory, context rules, tools and observers (RUN-1).
 
     ``memory_factory`` receives the session id (so a :class:`SqliteAgentMemory` can be
     opened per session); ``tools`` maps a tool name to a function of the arguments' JSON
@@ -83,12 +83,20 @@ class Agent:
     max_steps: int = field(default=DEFAULT_MAX_STEPS, validator=_positive)
 
     def new_session(self, session_id: str | None = None) -> AgentSession:
-        """A session with a fresh memory from the factory; the id defaults to a random UUID."""
-        chosen = uuid.uuid4().hex if session_id is None else session_id
+        """A session with a fresh memory from the factory (SES-2).
+
+        The id defaults to a random UUID in lower-case canonical form; an explicit id must
+        be a non-empty string.
+        """
+        chosen = str(uuid.uuid4()) if session_id is None else session_id
+        if not isinstance(chosen, str) or not chosen:
+            raise InvalidValueError(
+                record="Agent", field="session_id", expected="a non-empty str", actual=chosen
+            )
         return AgentSession(agent=self, session_id=chosen, memory=self.memory_factory(chosen))
 
     def resume_session(self, session_id: str) -> AgentSession:
-        """A session restored from the store's snapshot of *session_id* (SES-n).
+        """A session restored from the store's snapshot of *session_id* (SES-7).
 
         Raises:
             NoSessionStoreError: if the agent has no session store.

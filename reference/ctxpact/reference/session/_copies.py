@@ -1,7 +1,8 @@
 """Copies of records that share no mutable object with the original.
 
 The records are frozen, but the JSON items inside them are dicts and lists; a copy keeps a
-hook, a listener or a caller from reaching into a session's state through them (EVT-n).
+hook, a listener or a caller from reaching into a session's state through them (EVT-7,
+EVT-8, MEM-12).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ MAX_STEPS_EXCEEDED = (
 
 
 class NoSessionStoreError(CtxpactError, RuntimeError):
-    """The agent has no session store, so sessions cannot be saved or resumed by id (SES-n)."""
+    """The agent has no session store to save to or resume from (SES-6, SES-7)."""
 
     def __init__(self, action: str) -> None:
         self.action = action
@@ -30,7 +30,7 @@ class NoSessionStoreError(CtxpactError, RuntimeError):
 
 
 class SessionNotFoundError(CtxpactError, LookupError):
-    """No store holds a session with this id (SES-n)."""
+    """No store holds a session with this id (SES-7)."""
 
     def __init__(self, session_id: str) -> None:
         self.session_id = session_id
@@ -38,7 +38,7 @@ class SessionNotFoundError(CtxpactError, LookupError):
 
 
 class CorruptSessionError(SchemaValidationError):
-    """A stored session is not valid JSON or breaks the session-snapshot schema (SES-n).
+    """A stored session is not valid JSON or breaks the session-snapshot schema (SES-10, SES-15).
 
     ``location`` names the file (``file '/x/s-1.json'``) or the row (``table 't', session
     's-1'``); each violation carries its JSON path. Loading never repairs or skips: the
@@ -53,7 +53,7 @@ class CorruptSessionError(SchemaValidationError):
 
 
 class SessionIdMismatchError(CtxpactError, ValueError):
-    """A stored document holds another session than the id it is stored under (SES-n).
+    """A stored document holds another session than the id it is stored under (SES-10).
 
     The store refuses to load it, overwrite it or delete it: two ids never share one slot.
     """
@@ -68,7 +68,7 @@ class SessionIdMismatchError(CtxpactError, ValueError):
 
 
 class MaxStepsExceededError(CtxpactError, RuntimeError):
-    """The model asked for tools at every one of the ``max_steps`` steps of a run (RUN-n)."""
+    """The model asked for tools at every one of the ``max_steps`` steps of a run (RUN-9)."""
 
     def __init__(self, *, max_steps: int, step: int) -> None:
         self.max_steps = max_steps

@@ -1,7 +1,7 @@
 """What a session tells its observers: agent events for listeners, lifecycle events for hooks.
 
 Listeners and hooks observe; they cannot change what the runtime does. A failing hook or
-listener is reported (an ``ERROR`` event) and never stops the run (EVT-n).
+listener is reported (an ``ERROR`` event) and never stops the run (EVT-6 .. EVT-10).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ MANUAL_COMPACT_MESSAGE = "manual"
 
 
 class AgentEventType(enum.Enum):
-    """The kinds of :class:`AgentEvent` (EVT-n)."""
+    """The kinds of :class:`AgentEvent` (EVT-1)."""
 
     STEP_START = "STEP_START"
     STEP_END = "STEP_END"
@@ -47,7 +47,7 @@ class AgentEventType(enum.Enum):
 
 
 class LifecycleEventType(enum.Enum):
-    """The kinds of :class:`LifecycleEvent`: ai4j's ``AgentLifecycleEventType`` (EVT-n)."""
+    """The kinds of :class:`LifecycleEvent`: ai4j's ``AgentLifecycleEventType`` (EVT-3)."""
 
     SESSION_START = "SESSION_START"
     SESSION_END = "SESSION_END"
@@ -66,11 +66,11 @@ class AgentEvent:
     """Something the runtime did, for event listeners.
 
     ``step`` counts from 0 within one ``run``; it is ``None`` outside a run (a manual
-    compaction). ``payload`` depends on the type and message (EVT-n): a ``CompactResult`` for
+    compaction). ``payload`` depends on the type and message (EVT-4, EVT-5): a ``CompactResult`` for
     ``"compacted"``, a ``ContextReport`` for ``"context projection"``, the exception for
     ``COMPACT_FAILED`` and ``ERROR``, a ``ToolCall`` for ``TOOL_CALL``, the output text for
-    ``TOOL_RESULT``, the ``ModelResult`` for ``FINAL_OUTPUT``. Payloads are copies: changing
-    one changes nothing in the session.
+    ``TOOL_RESULT`` and for ``FINAL_OUTPUT`` (EVT-2, EVT-5). Payloads are copies: changing one
+    changes nothing in the session (EVT-7).
     """
 
     type: AgentEventType
@@ -82,7 +82,7 @@ class AgentEvent:
 
 @frozen(kw_only=True)
 class LifecycleEvent:
-    """A point in a session's life, for lifecycle hooks (EVT-n).
+    """A point in a session's life, for lifecycle hooks (EVT-3, EVT-8).
 
     Payloads are copies, so a hook cannot change what the runtime does next: the
     ``BEFORE_COMPACT`` payload is the ``MemorySnapshot`` about to be compacted, and changing
@@ -103,8 +103,12 @@ LifecycleHook = Callable[[LifecycleEvent], object]
 
 
 def callable_name(function: object) -> str:
-    """The name an error message uses for a hook or listener: its ``__name__`` or its class's."""
-    name = getattr(function, "__name__", None)
+    """The name an error message uses for a hook or listener (EVT-11).
+
+    Its ``__qualname__`` (a function's, such as ``make.<locals>.hook``), or else the name of
+    its type (a callable instance's class).
+    """
+    name = getattr(function, "__qualname__", None)
     return name if isinstance(name, str) else type(function).__name__
 
 
@@ -113,10 +117,11 @@ class Observers:
     """Delivers a session's events to its listeners and hooks, one copy of the payload each time.
 
     A raising hook is caught; an ``ERROR`` event ``lifecycle hook failed: <name>`` (payload:
-    the exception) is published and the next hook runs. A raising listener is caught; an
-    ``ERROR`` event ``event listener failed: <name>`` is published to every listener, once:
-    a listener that raises on that ``ERROR`` event is ignored, so reporting never recurses.
-    Only ``Exception`` is caught; ``KeyboardInterrupt`` and the like go through (EVT-n).
+    the exception) is published and the next hook runs (EVT-9). A raising listener is caught;
+    an ``ERROR`` event ``event listener failed: <name>`` goes to the other listeners right
+    away, and a listener that raises on that ``ERROR`` event is ignored, so reporting never
+    recurses (EVT-10). Only ``Exception`` is caught; ``KeyboardInterrupt`` and the like go
+    through.
     """
 
     session_id: str
@@ -136,7 +141,7 @@ class Observers:
                     payload=detached(payload),
                     session_id=self.session_id,
                 ),
-                report_failures=True,
+                failed=None,
             )
 
     def dispatch(
@@ -163,12 +168,15 @@ class Observers:
                     error,
                 )
 
-    def _deliver(self, event: AgentEvent, *, report_failures: bool) -> None:
-        for listener in self.listeners:
+    def _deliver(self, event: AgentEvent, *, failed: int | None) -> None:
+        # failed: the index of the listener whose failure *event* reports, or None.
+        for index, listener in enumerate(self.listeners):
+            if index == failed:
+                continue
             try:
                 listener(event)
             except Exception as error:  # noqa: BLE001 - listeners observe; they never stop a run
-                if report_failures:
+                if failed is None:
                     self._deliver(
                         AgentEvent(
                             type=AgentEventType.ERROR,
@@ -177,5 +185,5 @@ class Observers:
                             payload=error,
                             session_id=self.session_id,
                         ),
-                        report_failures=False,
+                        failed=index,
                     )

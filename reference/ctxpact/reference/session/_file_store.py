@@ -3,70 +3,63 @@
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
-import re
+import string
 import tempfile
 from pathlib import Path
 
 from ctxpact.reference.session._errors import CorruptSessionError
-from ctxpact.reference.session._store import session_document, session_from_text
-from ctxpact.spec import AgentSessionSnapshot, Violation
+from ctxpact.reference.session._store import session_document, session_from_text, session_key
+from ctxpact.spec import AgentSessionSnapshot, InvalidValueError, Violation
 
-#: A session file's name: the file stem (see :func:`session_file_stem`) plus this suffix.
+#: A session file's name: the safe form of the id (see :func:`session_file_stem`) plus this.
 SESSION_FILE_SUFFIX = ".json"
-#: The stem used for the empty session id, before its hash suffix.
-EMPTY_ID_STEM = "anon"
-#: Separates a safe name from the hash that makes it unique; never kept in a safe name.
-HASH_SEPARATOR = "~"
-#: How many hex digits of the SHA-256 of the id a hashed stem carries.
-HASH_DIGITS = 16
-#: The longest safe name kept before the hash suffix (file names stay well under 255 bytes).
-MAX_SAFE_NAME = 128
 #: Temporary files start with a dot and end with this suffix; they are never session files.
 TEMPORARY_SUFFIX = ".tmp"
+#: How much of the stem a temporary file's name repeats (for people looking at the directory).
+TEMPORARY_STEM_CHARS = 64
+#: The longest file name, in bytes, a session file may have (most file systems allow 255).
+MAX_FILE_NAME_BYTES = 255
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+_KEPT = frozenset((string.ascii_lowercase + string.digits + "_-").encode("ascii"))
 
 
 def session_file_stem(session_id: str) -> str:
-    """The file stem of *session_id*: the id itself when it is safe, else a unique safe form.
+    """The *safe form* of *session_id*: the file stem of its session file (SES-13).
 
-    An id made only of ``[A-Za-z0-9._-]`` (at most 128 characters, not starting with a dot)
-    is its own stem, as in ai4j. Any other id maps to its ai4j safe name (each other character
-    becomes ``_``; empty becomes ``anon``), cut to 128 characters, a leading ``.`` made ``_`` (so
-    no session file is hidden), then ``~`` and the first 16
-    hex digits of the SHA-256 of its UTF-8 bytes. ``~`` never occurs in a safe name, so two
-    different ids never share a file (SES-n). Example: ``"a/b"`` → ``a_b~<hash>``.
+    Each ASCII lower-case letter, ASCII digit, ``_`` and ``-`` is kept; every other code point
+    becomes the bytes of its UTF-8 encoding, each written ``%`` and two upper-case hex digits,
+    so ``Run/1`` becomes ``%52un%2F1``. The form is injective, so distinct ids never share a
+    file, even on a case-insensitive file system.
+
+    Raises:
+        UnicodeEncodeError: for a lone surrogate (stores check ids before calling this).
+
     """
-    safe = _UNSAFE.sub("_", session_id)
-    if safe == session_id and 0 < len(safe) <= MAX_SAFE_NAME and not safe.startswith("."):
-        return safe
-    digest = hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()
-    head = safe[:MAX_SAFE_NAME] or EMPTY_ID_STEM
-    if head.startswith("."):
-        head = f"_{head[1:]}"
-    return f"{head}{HASH_SEPARATOR}{digest[:HASH_DIGITS]}"
+    return "".join(
+        chr(byte) if byte in _KEPT else f"%{byte:02X}" for byte in session_id.encode("utf-8")
+    )
 
 
 class FileSessionStore:
-    """A session store keeping ``<stem>.json`` per session in one directory (SES-n).
+    """A session store keeping ``<safe form>.json`` per session in one directory (SES-13).
 
     The document is ``to_json(snapshot)``, pretty-printed (two-space indent, ASCII-escaped,
-    newline at the end). A save is atomic: the text is written to a temporary file in the same
-    directory, flushed and fsync-ed, renamed over the session's file with ``os.replace``, and
-    the directory is fsync-ed. A save that fails leaves the old file as it was and removes its
-    temporary file; a crash can leave a stray ``.<stem>.*.tmp`` file, which the store ignores.
+    newline at the end). A save is atomic (SES-14): the text is written to a temporary file
+    ``.<stem>.<random>.tmp`` in the same directory, flushed and fsync-ed, renamed over the
+    session's file with ``os.replace``, and the directory is fsync-ed. A save that fails leaves
+    the old file as it was and removes its temporary file; a crash can leave a stray temporary
+    file, which the store never reads. The directory is created on the first save.
 
     A session's file is only replaced or removed after it has been read back as that same
-    session: a corrupt or schema-invalid file raises :class:`CorruptSessionError` naming the
-    file and the JSON path, and is left for a person to inspect.
+    session: a corrupt or schema-invalid file, an empty one included, raises
+    :class:`CorruptSessionError` naming the file and the JSON path (SES-10, SES-15), and is
+    left for a person to inspect.
     """
 
     def __init__(self, directory: str | os.PathLike[str]) -> None:
         self._directory = Path(directory)
-        self._directory.mkdir(parents=True, exist_ok=True)
 
     @property
     def directory(self) -> Path:
@@ -74,8 +67,23 @@ class FileSessionStore:
         return self._directory
 
     def path_for(self, session_id: str) -> Path:
-        """The file that holds *session_id*'s document."""
-        return self._directory / f"{session_file_stem(session_id)}{SESSION_FILE_SUFFIX}"
+        """The file that holds *session_id*'s document.
+
+        Raises:
+            InvalidValueError: for an empty id, an id with a lone surrogate, or one whose file
+                name would be longer than 255 bytes.
+
+        """
+        owner = type(self).__name__
+        name = f"{session_file_stem(session_key(owner, session_id))}{SESSION_FILE_SUFFIX}"
+        if len(name) > MAX_FILE_NAME_BYTES:
+            raise InvalidValueError(
+                record=owner,
+                field="session_id",
+                expected=f"an id whose file name has at most {MAX_FILE_NAME_BYTES} bytes",
+                actual=f"{session_id[:40]}... ({len(name)} bytes)",
+            )
+        return self._directory / name
 
     def save(self, snapshot: AgentSessionSnapshot) -> None:
         """Write *snapshot* atomically, replacing the session's previous file."""
@@ -83,8 +91,12 @@ class FileSessionStore:
         target = self.path_for(snapshot.session_id)
         # Read the current file first: it must be this session's, and readable, or we stop.
         self._read(target, snapshot.session_id)
+        self._directory.mkdir(parents=True, exist_ok=True)
         descriptor, temporary = tempfile.mkstemp(
-            dir=self._directory, prefix=f".{target.stem}.", suffix=TEMPORARY_SUFFIX
+            # A short prefix keeps the temporary name within the limit for the longest ids.
+            dir=self._directory,
+            prefix=f".{target.stem[:TEMPORARY_STEM_CHARS]}.",
+            suffix=TEMPORARY_SUFFIX,
         )
         try:
             with open(descriptor, "w", encoding="utf-8", newline="\n") as file:  # noqa: PTH123
@@ -113,6 +125,8 @@ class FileSessionStore:
 
     def session_ids(self) -> list[str]:
         """The ids of every stored session, read from the documents, sorted."""
+        if not self._directory.is_dir():
+            return []
         return sorted(
             _listed_id(path)
             for path in self._directory.glob(f"*{SESSION_FILE_SUFFIX}")
@@ -145,7 +159,10 @@ def _listed_id(path: Path) -> str:
     claimed = _claimed_id(text)
     # Validation fails before the id comparison when the document has no string sessionId.
     snapshot = session_from_text(_location(path), claimed or "", text)
-    expected = f"{session_file_stem(snapshot.session_id)}{SESSION_FILE_SUFFIX}"
+    try:
+        expected = f"{session_file_stem(snapshot.session_id)}{SESSION_FILE_SUFFIX}"
+    except UnicodeEncodeError:
+        expected = "no file (the id holds a lone surrogate)"
     if path.name != expected:
         message = (
             f"Expected a session id stored as {path.name} but got {snapshot.session_id!r}, "
@@ -160,7 +177,7 @@ def _listed_id(path: Path) -> str:
 def _claimed_id(text: str) -> str | None:
     try:
         document = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if isinstance(document, dict):
         claimed = document.get("sessionId")

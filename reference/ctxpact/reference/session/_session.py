@@ -27,6 +27,7 @@ from ctxpact.spec import (
     CompactPolicy,
     CompactResult,
     CtxpactError,
+    InvalidValueError,
     JsonValue,
     MemorySnapshot,
     ModelPrompt,
@@ -60,14 +61,14 @@ ROLLBACK_FAILED = (
 
 
 class RuntimeResultError(CtxpactError, TypeError):
-    """A policy or a model client returned a value of the wrong type (RUN-n)."""
+    """A policy or a model client returned a value of the wrong type (RUN-12, RUN-15)."""
 
 
 class MemoryRollbackError(CtxpactError, RuntimeError):
     """A compaction failed inside ``memory.restore`` and restoring the old state failed too.
 
     The memory may then hold neither state, so this error is never swallowed, not even by
-    the fail-safe auto-compaction (RUN-n).
+    the fail-safe auto-compaction (RUN-12).
     """
 
 
@@ -84,9 +85,10 @@ def _checked_model_result(result: object) -> ModelResult:
 
 
 class AgentSession:
-    """One conversation: a session id, a memory, and the agent that drives it (SES-n, RUN-n).
+    """One conversation: a session id, a memory, and the agent that drives it.
 
-    Built by :meth:`Agent.new_session` and :meth:`Agent.resume_session`.
+    Implements SES-3 .. SES-6 and RUN-1 .. RUN-15. Built by :meth:`Agent.new_session` and
+    :meth:`Agent.resume_session`.
     """
 
     def __init__(self, *, agent: Agent, session_id: str, memory: AgentMemory) -> None:
@@ -115,7 +117,7 @@ class AgentSession:
 
     @property
     def last_compact_result(self) -> CompactResult | None:
-        """A copy of the last compaction's result, automatic or manual, or ``None`` (SES-n)."""
+        """A copy of the last compaction's result, automatic or manual, or ``None`` (SES-5)."""
         result = self._last_compact_result
         return None if result is None else detached_result(result)
 
@@ -130,10 +132,10 @@ class AgentSession:
         )
 
     def restore(self, snapshot: AgentSessionSnapshot) -> None:
-        """Restore the memory (summary included) and the last compaction result from *snapshot*.
+        """Restore the memory (summary included), the last compaction result and the id (SES-4).
 
-        The session keeps its own id, so a snapshot of one session can seed another. If the
-        memory's restore raises, the last compaction result is left as it was.
+        The session takes the snapshot's session id. If the memory's restore raises, the
+        session is left as it was, apart from whatever the memory itself did.
         """
         if not isinstance(snapshot, AgentSessionSnapshot):
             raise SchemaValidationError.single(
@@ -142,6 +144,8 @@ class AgentSession:
         self._memory.restore(snapshot.memory)
         result = snapshot.compact_result
         self._last_compact_result = None if result is None else detached_result(result)
+        self._session_id = snapshot.session_id
+        self._observers = evolve(self._observers, session_id=snapshot.session_id)
 
     def save(self) -> None:
         """Save :meth:`snapshot` to the agent's session store.
@@ -158,14 +162,29 @@ class AgentSession:
     # -- compaction ----------------------------------------------------------------------
 
     def compact(self, policy: CompactPolicy) -> CompactResult:
-        """Compact the memory now with *policy*, whatever ``should_compact`` would say (RUN-n).
+        """Compact the memory now with *policy*, whatever ``should_compact`` would say (RUN-14).
 
         Fires ``BEFORE_COMPACT`` → ``MEMORY_COMPRESS("compacted")`` → ``ON_COMPACT``, restores
         the memory from the result, updates :attr:`last_compact_result` and returns a copy of
-        the result. Errors propagate, with the memory as it was before the call.
+        the result (RUN-14). On failure ``COMPACT_FAILED`` is published and the error
+        propagates, with the memory and the last result as they were (RUN-15).
+
+        Raises:
+            InvalidValueError: if *policy* is ``None``.
+
         """
-        before = self._memory.snapshot()
-        result = self._compact(policy, before, None, MANUAL_COMPACT_MESSAGE)
+        if policy is None:
+            raise InvalidValueError(
+                record=type(self).__name__, field="policy", expected="a CompactPolicy", actual=None
+            )
+        try:
+            before = self._memory.snapshot()
+            result = self._compact(policy, before, None, MANUAL_COMPACT_MESSAGE)
+        except Exception as error:
+            self._observers.publish(
+                AgentEventType.COMPACT_FAILED, COMPACT_FAILED_MESSAGE, None, error
+            )
+            raise
         self._finish_compaction(result, None, MANUAL_COMPACT_MESSAGE)
         return detached_result(result)
 
@@ -229,7 +248,8 @@ class AgentSession:
         ``AFTER_TURN``, ``STEP_END`` and the output text is returned, or each tool call runs
         (``BEFORE_TOOL_CALL``, ``TOOL_CALL``, the tool, its output into memory,
         ``TOOL_RESULT``, ``AFTER_TOOL_CALL``) followed by ``AFTER_TURN``, ``STEP_END`` and
-        the next step. ``SESSION_START`` and ``SESSION_END`` bracket the run (RUN-n, EVT-n).
+        the next step. ``SESSION_START`` and ``SESSION_END`` bracket the run (RUN-2 .. RUN-13,
+        EVT-13).
 
         Raises:
             MaxStepsExceededError: if the model still calls tools at step ``max_steps - 1``.
@@ -264,7 +284,9 @@ class AgentSession:
         observers.dispatch(LifecycleEventType.AFTER_MODEL_RESPONSE, "", step, result)
         self._memory.add_output_items(result.memory_items)
         if not result.tool_calls:
-            observers.publish(AgentEventType.FINAL_OUTPUT, result.output_text or "", step, result)
+            observers.publish(
+                AgentEventType.FINAL_OUTPUT, result.output_text or "", step, result.output_text
+            )
         for index, call in enumerate(result.tool_calls):
             self._call_tool(step, index, call)
         observers.dispatch(LifecycleEventType.AFTER_TURN, "", step, result)

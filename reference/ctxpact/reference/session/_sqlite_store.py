@@ -14,7 +14,7 @@ from ctxpact.reference.memory._sqlite_support import (
     json_text,
 )
 from ctxpact.reference.session._errors import CorruptSessionError
-from ctxpact.reference.session._store import session_document, session_from_text
+from ctxpact.reference.session._store import session_document, session_from_text, session_key
 from ctxpact.spec import AgentSessionSnapshot, Violation
 
 #: The table a :class:`SqliteSessionStore` uses unless told otherwise.
@@ -30,7 +30,7 @@ CREATE TABLE IF NOT EXISTS "{table}" (
 
 
 class SqliteSessionStore:
-    """A session store with one row per session: id, snapshot JSON, update time (SES-n).
+    """A session store with one row per session: id, snapshot JSON, update time (SES-16).
 
     *database* is a path (the store opens, owns and :meth:`close`-s the connection; it is
     also a context manager) or an open :class:`sqlite3.Connection` (borrowed, never closed).
@@ -92,7 +92,7 @@ class SqliteSessionStore:
         """The stored snapshot of *session_id*, or ``None``."""
         row = self._connection.execute(
             f'SELECT snapshot_json FROM "{self._table}" WHERE session_id = ?',  # noqa: S608
-            (session_id,),
+            (session_key(type(self).__name__, session_id),),
         ).fetchone()
         if row is None:
             return None
@@ -110,7 +110,7 @@ class SqliteSessionStore:
         with immediate_transaction(type(self).__name__, self._connection):
             cursor = self._connection.execute(
                 f'DELETE FROM "{self._table}" WHERE session_id = ?',  # noqa: S608
-                (session_id,),
+                (session_key(type(self).__name__, session_id),),
             )
             return cursor.rowcount > 0
 

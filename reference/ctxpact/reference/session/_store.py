@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 from typing import Protocol, runtime_checkable
 
+from ctxpact.reference.memory._state import checked_session_id
 from ctxpact.reference.session._errors import CorruptSessionError, SessionIdMismatchError
 from ctxpact.spec import (
     AgentSessionSnapshot,
+    InvalidValueError,
     JsonObject,
     SchemaValidationError,
     Violation,
@@ -22,11 +24,13 @@ SESSION_SCHEMA = "session-snapshot"
 
 @runtime_checkable
 class SessionStore(Protocol):
-    """Where sessions are saved and found again by id (SES-n).
+    """Where sessions are saved and found again by id (SES-9).
 
     ``load`` returns ``None`` for an id it does not hold and raises a
     :class:`CorruptSessionError` for a document it cannot read; ``save`` replaces the
-    session's document as a whole or not at all.
+    session's document as a whole or not at all (SES-9, SES-10). Session ids are non-empty
+    strings without lone surrogates (UTF-8 cannot carry those); others are refused with
+    ``InvalidValueError`` (SES-1).
     """
 
     def save(self, snapshot: AgentSessionSnapshot) -> None:
@@ -46,6 +50,21 @@ class SessionStore(Protocol):
         ...
 
 
+def session_key(owner: str, session_id: object) -> str:
+    """*session_id*, checked to be a non-empty string without lone surrogates (SES-1, SES-13).
+
+    Raises:
+        InvalidValueError: naming the store and the id otherwise.
+
+    """
+    checked = checked_session_id(owner, session_id, allow_blank=True)
+    if not checked:
+        raise InvalidValueError(
+            record=owner, field="session_id", expected="a non-empty str", actual=checked
+        )
+    return checked
+
+
 def session_document(snapshot: AgentSessionSnapshot) -> JsonObject:
     """The JSON document of *snapshot*, validated before anything is written.
 
@@ -58,6 +77,7 @@ def session_document(snapshot: AgentSessionSnapshot) -> JsonObject:
         raise SchemaValidationError.single(
             "$", f"Expected an AgentSessionSnapshot but got {type(snapshot).__name__}"
         )
+    session_key(type(snapshot).__name__, snapshot.session_id)
     document = to_json(snapshot)
     validate(document, SESSION_SCHEMA)
     return document
@@ -73,13 +93,16 @@ def session_from_text(location: str, session_id: str, text: str) -> AgentSession
     """
     try:
         document = json.loads(text, parse_constant=_refuse_constant)
-    except ValueError as error:
-        detail = (
-            f"Expected JSON text but got invalid JSON: {error.msg} at line {error.lineno} "
-            f"column {error.colno}"
-            if isinstance(error, json.JSONDecodeError)
-            else f"Expected JSON text but got {error}"
-        )
+    except (ValueError, RecursionError) as error:
+        if isinstance(error, json.JSONDecodeError):
+            detail = (
+                f"Expected JSON text but got invalid JSON: {error.msg} at line {error.lineno} "
+                f"column {error.colno}"
+            )
+        elif isinstance(error, RecursionError):
+            detail = "Expected JSON text but got nesting too deep to read"
+        else:
+            detail = f"Expected JSON text but got {error}"
         raise CorruptSessionError(
             location=location, violations=[Violation(path="$", message=detail)]
         ) from error
@@ -107,7 +130,7 @@ class InMemorySessionStore:
     """A session store in the process: a dict from id to the snapshot's JSON document.
 
     Saving and loading go through ``to_json`` / ``from_json``, so stored values share no
-    object with the caller and every load is validated against the schema (SES-n).
+    object with the caller and every load is validated against the schema (SES-11, SES-12).
     """
 
     def __init__(self) -> None:
@@ -119,14 +142,14 @@ class InMemorySessionStore:
 
     def load(self, session_id: str) -> AgentSessionSnapshot | None:
         """A fresh copy of the stored snapshot of *session_id*, or ``None``."""
-        document = self._documents.get(session_id)
+        document = self._documents.get(session_key(type(self).__name__, session_id))
         if document is None:
             return None
         return session_from_document(f"memory, session {session_id!r}", session_id, document)
 
     def delete(self, session_id: str) -> bool:
         """Remove the session; whether there was one."""
-        return self._documents.pop(session_id, None) is not None
+        return self._documents.pop(session_key(type(self).__name__, session_id), None) is not None
 
     def session_ids(self) -> list[str]:
         """The ids of every stored session, sorted."""
