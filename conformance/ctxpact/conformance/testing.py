@@ -144,9 +144,11 @@ class SessionStoreConformance(_Conformance):
 
 @_with_checks
 class RuntimeConformance(_Conformance):
-    """Every runtime check; ``factory(config)`` returns a fresh session built from a
-    :class:`ctxpact.conformance.RuntimeConfig` (model client, memory, projector, budget,
-    policy, tools, listeners, hooks)."""
+    """Every runtime check; ``factory(config)`` returns a fresh session.
+
+    The config is a :class:`ctxpact.conformance.RuntimeConfig` (model client, memory,
+    projector, budget, policy, tools, listeners, hooks).
+    """
 
     component = Component.RUNTIME
 
