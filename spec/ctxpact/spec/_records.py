@@ -191,10 +191,11 @@ class CompactResult:
 
 @frozen(kw_only=True)
 class StructuredSummary:
-    """What the forgiving summary parser read from a model's output (PRS-n).
+    """What the forgiving summary parser read from a model's output (PRS-1 .. PRS-16).
 
     ``parsed`` is false when no JSON object was found; ``text`` then holds the trimmed raw
-    output and every list is empty.
+    output and every list is empty. When ``parsed`` is true, ``text`` holds the compact JSON
+    text of the object that was parsed, which rendering falls back to (PRS-11).
     """
 
     goal: str | None = field(default=None, validator=_optional_text)
