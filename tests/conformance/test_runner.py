@@ -40,7 +40,7 @@ def positive(context: CheckContext) -> Callable[[], None]:
 
 
 @check("toy.skips", component=Component.PROJECTOR, claim=Claim.GENERIC, clauses=("PRJ-1",))
-def skips(context: CheckContext) -> Callable[[], None]:
+def skips(_: CheckContext) -> Callable[[], None]:
     """Needs a capability nobody has."""
 
     def test() -> None:
