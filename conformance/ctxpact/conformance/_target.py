@@ -103,13 +103,19 @@ def infer_target(obj: object, *, name: str, claims: Iterable[Claim | str] = ()) 
         raise TargetError(f"Expected a Target or a factory at {name} but got {obj!r}")
     factory: Callable[..., Any]
     try:
-        product = obj()
-    except TypeError:
-        product = obj(_SilentModel())
-        factory = obj
-    else:
-        factory = _ignore_arguments(obj)
-
+        try:
+            product = obj()
+        except TypeError:
+            # Compact-policy factories take the model client the suite scripts.
+            product = obj(_SilentModel())
+            factory = obj
+        else:
+            factory = _ignore_arguments(obj)
+    except Exception as error:
+        raise TargetError(
+            f"{name} is not a factory the suite can call: calling it with no argument or with "
+            f"a model client raised {type(error).__name__}: {error}"
+        ) from error
     chosen = claims_of(claims) or frozenset({Claim.GENERIC})
     for protocol, component in (
         (ContextProjector, Component.PROJECTOR),

@@ -1,0 +1,129 @@
+"""The ``ctxpact`` command: exit statuses, errors, reports and exports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ctxpact.conformance.cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, main
+from ctxpact.spec import load_schema, schema_names, validate
+
+BAD_PROJECTOR = '''
+from ctxpact.reference.projection import DefaultContextProjector
+
+class Doubling:
+    """Ignores maxItems by sending every item twice."""
+
+    def project(self, items, budget):
+        projection = DefaultContextProjector().project(items, None)
+        return type(projection)(items=list(items) * 2, report=projection.report)
+'''
+
+
+@pytest.fixture
+def module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    (tmp_path / "zoo_cli_projectors.py").write_text(BAD_PROJECTOR, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    return "zoo_cli_projectors"
+
+
+@pytest.mark.parametrize(
+    ("argument", "message"),
+    [
+        ("mypkg.MyProjector", "Expected an implementation as module:attribute"),
+        ("no_such_module_here:X", "Could not import no_such_module_here: ModuleNotFoundError"),
+        ("ctxpact.reference:NoSuchName", "ctxpact.reference has no attribute 'NoSuchName'"),
+        ("json:dumps", "json:dumps is not a factory the suite can call"),
+        ("json:JSONDecoder", "neither a projector, a compact policy, an agent memory nor a"),
+        ("json:__name__", "Expected a Target or a factory at json:__name__"),
+    ],
+)
+def test_usage_and_import_errors_exit_2_with_a_message(
+    argument: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", argument]) == EXIT_USAGE
+    assert message in capsys.readouterr().err
+
+
+def test_unknown_claim_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    status = main(["check", "ctxpact.reference:DefaultContextProjector", "--claim", "fast"])
+    assert status == EXIT_USAGE
+    assert "Expected a claim among generic, pair-integrity, exact, llm-summary" in (
+        capsys.readouterr().err
+    )
+
+
+def test_a_conforming_projector_exits_0_and_writes_valid_reports(tmp_path: Path) -> None:
+    report, table = tmp_path / "report.json", tmp_path / "table.md"
+    status = main(
+        [
+            "check",
+            "ctxpact.reference:DefaultContextProjector",
+            "--claim",
+            "generic",
+            "--profile",
+            "quick",
+            "--json",
+            str(report),
+            "--markdown",
+            str(table),
+        ]
+    )
+    assert status == EXIT_OK
+    document = json.loads(report.read_text(encoding="utf-8"))
+    validate(document, "conformance-report")
+    assert document["footer"]["failed"] == 0
+    assert document["footer"]["passed"] > 0
+    assert document["implementations"][0]["claims"] == ["generic"]
+    assert "`ctxpact.reference:DefaultContextProjector`" in table.read_text(encoding="utf-8")
+
+
+def test_a_broken_projector_exits_1_with_a_counterexample(
+    module: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = tmp_path / "report.json"
+    status = main(["check", f"{module}:Doubling", "--profile", "quick", "--json", str(report)])
+    assert status == EXIT_FAILED
+    out = capsys.readouterr().out
+    assert f"FAIL {module}:Doubling" in out
+    assert "counterexample:" in out
+    failures = [
+        r
+        for r in json.loads(report.read_text(encoding="utf-8"))["results"]
+        if r["outcome"] == "fail"
+    ]
+    assert failures
+    assert all(r["counterexample"] is not None for r in failures)
+
+
+def test_schemas_export_writes_every_schema(tmp_path: Path) -> None:
+    assert main(["schemas", "export", str(tmp_path / "out")]) == EXIT_OK
+    for name in schema_names():
+        written = json.loads((tmp_path / "out" / f"{name}.schema.json").read_text("utf-8"))
+        assert written == load_schema(name)
+
+
+def test_vectors_export_writes_valid_vector_files(tmp_path: Path) -> None:
+    assert main(["vectors", "export", str(tmp_path)]) == EXIT_OK
+    files = sorted(tmp_path.glob("*.json"))
+    assert files
+    for path in files:
+        validate(json.loads(path.read_text(encoding="utf-8")), "vectors")
+
+
+def test_the_console_script_checks_the_reference() -> None:
+    # The README's main job, end to end through the installed entry point.
+    result = subprocess.run(
+        [sys.executable, "-m", "ctxpact.conformance", "check", "--profile", "quick"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == EXIT_OK, result.stdout + result.stderr
+    assert " 0 failed" in result.stdout
+    assert " 0 errored" in result.stdout
