@@ -16,6 +16,7 @@ from ctxpact.conformance._model import (
 )
 from ctxpact.conformance._profiles import DEFAULT_PROFILE
 from ctxpact.conformance._runner import run_checks
+from ctxpact.conformance._runtime import RuntimeConfig, RuntimeSession
 from ctxpact.conformance._target import Target
 from ctxpact.conformance.checks import ALL_CHECKS
 from ctxpact.spec import AgentMemory, CompactPolicy, ContextProjector, ModelClient, SummaryParser
@@ -121,6 +122,17 @@ def check_summary_parser(
     Keyword arguments as for :func:`check_projector`.
     """
     return _run(Component.SUMMARY_PARSER, factory, run)
+
+
+def check_runtime(
+    factory: Callable[[RuntimeConfig], RuntimeSession], **run: Unpack[RunOptions]
+) -> ConformanceReport:
+    """Check the agent runtime that *factory* adapts: it builds a session from a config.
+
+    See :class:`~ctxpact.conformance.RuntimeConfig`; ``reference_runtime`` is the adapter of
+    ``ctxpact.reference.Agent``. Other keyword arguments as for :func:`check_projector`.
+    """
+    return _run(Component.RUNTIME, factory, run)
 
 
 def check_session_store(

@@ -260,7 +260,8 @@ class AgentSession:
         observers.dispatch(LifecycleEventType.SESSION_START, "", None, user_input)
         output: str | None = None
         try:
-            self._memory.add_user_input(user_input)
+            if user_input is not None:
+                self._memory.add_user_input(user_input)
             for step in range(self._agent.max_steps):
                 result = self._step(step)
                 if not result.tool_calls:
