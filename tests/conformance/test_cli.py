@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -127,3 +128,35 @@ def test_the_console_script_checks_the_reference() -> None:
     assert result.returncode == EXIT_OK, result.stdout + result.stderr
     assert " 0 failed" in result.stdout
     assert " 0 errored" in result.stdout
+
+
+def test_a_counterexample_with_lone_surrogates_is_printed_escaped(tmp_path: Path) -> None:
+    # A failure whose counterexample holds a lone surrogate must not crash the report.
+    (tmp_path / "zoo_cli_surrogates.py").write_text(
+        "from ctxpact.reference.compaction import parse_structured_summary\n"
+        "def factory():\n"
+        "    def parse(text):\n"
+        "        if '\\ud800' in text:\n"
+        "            raise ValueError('surrogate')\n"
+        "        return parse_structured_summary(text)\n"
+        "    return parse\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ctxpact.conformance",
+            "check",
+            "zoo_cli_surrogates:factory",
+            "--profile",
+            "quick",
+        ],
+        capture_output=True,
+        check=False,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+    assert result.returncode == EXIT_FAILED, result.stderr.decode()
+    assert b"Traceback" not in result.stderr
+    assert b"\\ud800" in result.stdout

@@ -1,12 +1,15 @@
 """The ``ctxpact`` command: check implementations, export the schemas and the vectors.
 
 Exit status of ``ctxpact check``: 0 when every check passed (or was skipped or an expected
-failure), 1 when some check failed or errored, 2 on a usage or import error.
+failure), 1 when some check failed or errored, 2 on a usage or import error, or when a
+harness (``--exec``) cannot be started.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import contextlib
 import importlib
 import json
 import sys
@@ -20,6 +23,12 @@ from ctxpact.conformance._profiles import DEFAULT_PROFILE, PROFILES
 from ctxpact.conformance._references import reference_targets
 from ctxpact.conformance._report import markdown, run_document
 from ctxpact.conformance._target import Target, TargetError, infer_target
+from ctxpact.conformance.harness import (
+    DEFAULT_TIMEOUT,
+    HarnessConnection,
+    HarnessStartError,
+    harness_targets,
+)
 from ctxpact.conformance.vectors import export_vectors
 from ctxpact.spec import load_schema, schema_names
 
@@ -103,30 +112,49 @@ def _summary(reports: Sequence[ConformanceReport], duration: float, stream: Text
     stream.write(f"\nctxpact check: {counts} in {duration:.1f}s\n")
 
 
-def _check(arguments: argparse.Namespace) -> int:
-    if arguments.targets:
-        targets = [load_target(spec, claims=arguments.claim) for spec in arguments.targets]
-    else:
-        if arguments.claim:
-            raise UsageError("--claim applies to named implementations, not to the reference")
-        targets = list(reference_targets())
-    progress = _Progress(sys.stderr)
-    started = time.perf_counter()
-    reports = []
-    from ctxpact.conformance._api import check_target  # noqa: PLC0415 - keeps --help fast
-
-    for target in targets:
-        progress.start(target)
-        reports.append(
-            check_target(
-                target,
-                profile=arguments.profile,
-                seed=arguments.seed,
-                keywords=arguments.keyword,
-                progress=progress,
+def _harness_targets(arguments: argparse.Namespace, stack: contextlib.ExitStack) -> list[Target]:
+    """Start every ``--exec`` harness (stopped when *stack* closes) and list its targets."""
+    targets: list[Target] = []
+    for command in arguments.exec:
+        try:
+            connection = HarnessConnection(
+                command, timeout=arguments.timeout, validate=arguments.validate_protocol
             )
-        )
-    duration = time.perf_counter() - started
+            stack.callback(connection.close)
+            targets.extend(harness_targets(connection))
+        except (HarnessStartError, ValueError) as error:
+            raise UsageError(str(error)) from None
+    return targets
+
+
+def _check(arguments: argparse.Namespace) -> int:
+    if arguments.validate_protocol and not arguments.exec:
+        raise UsageError("-V/--validate-protocol applies to harnesses named with --exec")
+    with contextlib.ExitStack() as stack:
+        if arguments.targets or arguments.exec:
+            targets = [load_target(spec, claims=arguments.claim) for spec in arguments.targets]
+            targets += _harness_targets(arguments, stack)
+        else:
+            if arguments.claim:
+                raise UsageError("--claim applies to named implementations, not to the reference")
+            targets = list(reference_targets())
+        progress = _Progress(sys.stderr)
+        started = time.perf_counter()
+        reports = []
+        from ctxpact.conformance._api import check_target  # noqa: PLC0415 - keeps --help fast
+
+        for target in targets:
+            progress.start(target)
+            reports.append(
+                check_target(
+                    target,
+                    profile=arguments.profile,
+                    seed=arguments.seed,
+                    keywords=arguments.keyword,
+                    progress=progress,
+                )
+            )
+        duration = time.perf_counter() - started
     _summary(reports, duration, sys.stdout)
     if arguments.json is not None:
         document = run_document(
@@ -166,6 +194,16 @@ def _seed(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds but got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds but got {text}")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line's parser."""
     top = argparse.ArgumentParser(
@@ -179,8 +217,8 @@ def parser() -> argparse.ArgumentParser:
         "check",
         help="run the conformance suite",
         description="Run the conformance suite against the named implementations (module:attr "
-        "factories or ctxpact.conformance.Target objects), or against the reference "
-        "implementations when none is named.",
+        "factories or ctxpact.conformance.Target objects) and the targets of the --exec "
+        "harnesses, or against the reference implementations when none is named.",
     )
     check.add_argument("targets", nargs="*", metavar="module:attr")
     check.add_argument(
@@ -219,6 +257,29 @@ def parser() -> argparse.ArgumentParser:
         help="a claim of the named factories (generic, pair-integrity, exact, "
         "llm-summary); repeatable",
     )
+    check.add_argument(
+        "--exec",
+        action="append",
+        default=[],
+        metavar="COMMAND",
+        help="check the targets of a harness process speaking spec/HARNESS.md (e.g. "
+        "'node harness.js'); split like a shell would, run without one; repeatable",
+    )
+    check.add_argument(
+        "-V",
+        "--validate-protocol",
+        action="store_true",
+        help="validate every message to and from the --exec harnesses against "
+        "schemas/harness/ (for harness authors)",
+    )
+    check.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=DEFAULT_TIMEOUT,
+        metavar="SECONDS",
+        help="seconds a harness may take to answer one request before it is killed and "
+        "restarted (default: %(default)s)",
+    )
     check.set_defaults(run=_check)
 
     schemas = commands.add_parser("schemas", help="the JSON Schemas")
@@ -238,6 +299,11 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     arguments = parser().parse_args(argv)
+    for stream in (sys.stdout, sys.stderr):
+        # Counterexamples may hold lone surrogates, which no terminal encoding accepts: show
+        # them escaped rather than crash the report of a failure.
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     try:
         status: int = arguments.run(arguments)
     except UsageError as error:
