@@ -20,6 +20,7 @@ class Component(enum.Enum):
     SUMMARY_PARSER = "summary-parser"
     SESSION_STORE = "session-store"
     RUNTIME = "runtime"
+    MEMORY_COMPRESSOR = "memory-compressor"
 
 
 class Claim(enum.Enum):

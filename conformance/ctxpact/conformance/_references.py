@@ -10,10 +10,13 @@ from pathlib import Path
 
 from ctxpact.conformance._model import Claim, Component
 from ctxpact.conformance._report import suite_version
+from ctxpact.conformance._runtime import reference_runtime
 from ctxpact.conformance._target import Target
 from ctxpact.reference.compaction import (
+    CompactPolicyMemoryCompressor,
     LlmCompactPolicy,
     StructuredSummaryCompactPolicy,
+    WindowedMemoryCompressor,
     parse_structured_summary,
 )
 from ctxpact.reference.memory import InMemoryAgentMemory, SqliteAgentMemory
@@ -108,5 +111,22 @@ def reference_targets() -> tuple[Target, ...]:
         target("FileSessionStore", Component.SESSION_STORE, _file_stores()),
         target(
             "SqliteSessionStore", Component.SESSION_STORE, lambda: SqliteSessionStore(":memory:")
+        ),
+        target("Agent", Component.RUNTIME, reference_runtime, exact),
+        target(
+            "WindowedMemoryCompressor",
+            Component.MEMORY_COMPRESSOR,
+            WindowedMemoryCompressor,
+            exact,
+            kind="windowed",
+            args=(3,),
+        ),
+        target(
+            "CompactPolicyMemoryCompressor",
+            Component.MEMORY_COMPRESSOR,
+            CompactPolicyMemoryCompressor,
+            exact,
+            kind="policy-adapter",
+            args=(StructuredSummaryCompactPolicy(STRUCTURED_BUDGET),),
         ),
     )

@@ -143,6 +143,13 @@ class SessionStoreConformance(_Conformance):
 
 
 @_with_checks
+class MemoryCompressorConformance(_Conformance):
+    """Every memory-compressor check; see :mod:`ctxpact.conformance.checks.compressor`."""
+
+    component = Component.MEMORY_COMPRESSOR
+
+
+@_with_checks
 class RuntimeConformance(_Conformance):
     """Every runtime check; ``factory(config)`` returns a fresh session.
 
@@ -156,6 +163,7 @@ class RuntimeConformance(_Conformance):
 __all__ = [
     "AgentMemoryConformance",
     "CompactPolicyConformance",
+    "MemoryCompressorConformance",
     "ProjectorConformance",
     "RuntimeConformance",
     "SessionStoreConformance",

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 from ctxpact.conformance._model import Check, Component
-from ctxpact.conformance.checks import compaction, memory, parser, projector, runtime, store
+from ctxpact.conformance.checks import (
+    compaction,
+    compressor,
+    memory,
+    parser,
+    projector,
+    runtime,
+    store,
+)
 
 #: All checks, in run order: by component, then as each module lists them.
 ALL_CHECKS: tuple[Check, ...] = (
     *projector.CHECKS,
     *compaction.CHECKS,
+    *compressor.CHECKS,
     *memory.CHECKS,
     *store.CHECKS,
     *parser.CHECKS,
