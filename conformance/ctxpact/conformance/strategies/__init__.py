@@ -17,6 +17,7 @@ from ctxpact.conformance.strategies._records import (
 from ctxpact.conformance.strategies._transcripts import (
     TOOL_NAMES,
     budgets_for,
+    json_faithful,
     model_outputs,
     summary_objects,
     texts,
@@ -30,6 +31,7 @@ __all__ = [
     "budgets",
     "budgets_for",
     "compact_results",
+    "json_faithful",
     "json_values",
     "model_outputs",
     "projections",
