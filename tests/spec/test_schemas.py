@@ -24,8 +24,30 @@ from ctxpact.spec import (
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD_SCHEMAS = sorted(SCHEMA_OF.values())
-#: Schemas of documents that ctxpact.conformance writes, not records of ctxpact.spec.
-SUITE_SCHEMAS = ["conformance-report", "vectors"]
+#: Schemas of documents that ctxpact.conformance writes or exchanges (the harness protocol's
+#: requests and responses, spec/HARNESS.md), not records of ctxpact.spec.
+SUITE_SCHEMAS = [
+    "conformance-report",
+    "vectors",
+    *(
+        f"harness/{command}-{direction}"
+        for command in (
+            "start",
+            "project",
+            "parse-summary",
+            "should-compact",
+            "compact",
+            "memory-new",
+            "memory-call",
+            "memory-drop",
+            "store-new",
+            "store-call",
+            "store-drop",
+            "stop",
+        )
+        for direction in ("request", "response")
+    ),
+]
 ALL_SCHEMAS = sorted(schema_names())
 # Keywords that code generators for other languages mishandle (conformance-anchors §1.9).
 UNPORTABLE = {

@@ -10,6 +10,7 @@ from ctxpact.conformance._api import (
     check_agent_memory,
     check_compact_policy,
     check_projector,
+    check_runtime,
     check_session_store,
     check_summary_parser,
     check_target,
@@ -29,6 +30,12 @@ from ctxpact.conformance._profiles import DEFAULT_PROFILE, PROFILES, profile_set
 from ctxpact.conformance._references import reference_targets
 from ctxpact.conformance._report import markdown, run_document
 from ctxpact.conformance._runner import SkipCheck, run_check, run_checks
+from ctxpact.conformance._runtime import (
+    RuntimeConfig,
+    RuntimeEvent,
+    RuntimeLifecycleEvent,
+    RuntimeSession,
+)
 from ctxpact.conformance._target import Target, TargetError, infer_target
 from ctxpact.conformance.checks import ALL_CHECKS, checks_for
 
@@ -47,6 +54,10 @@ __all__ = [
     "Implementation",
     "Outcome",
     "RunOptions",
+    "RuntimeConfig",
+    "RuntimeEvent",
+    "RuntimeLifecycleEvent",
+    "RuntimeSession",
     "SkipCheck",
     "SubjectError",
     "Target",
@@ -54,6 +65,7 @@ __all__ = [
     "check_agent_memory",
     "check_compact_policy",
     "check_projector",
+    "check_runtime",
     "check_session_store",
     "check_summary_parser",
     "check_target",

@@ -8,9 +8,9 @@ harness (``--exec``) cannot be started.
 from __future__ import annotations
 
 import argparse
-import io
 import contextlib
 import importlib
+import io
 import json
 import sys
 import time
@@ -132,6 +132,11 @@ def _check(arguments: argparse.Namespace) -> int:
         raise UsageError("-V/--validate-protocol applies to harnesses named with --exec")
     with contextlib.ExitStack() as stack:
         if arguments.targets or arguments.exec:
+            if arguments.claim and not arguments.targets:
+                raise UsageError(
+                    "--claim applies to module:attr implementations; a harness "
+                    "declares its own claims"
+                )
             targets = [load_target(spec, claims=arguments.claim) for spec in arguments.targets]
             targets += _harness_targets(arguments, stack)
         else:

@@ -1,71 +1,1323 @@
-"""Checks for context projectors: generic invariants, pair integrity, exact semantics."""
+"""Checks for context projectors: generic invariants, pair integrity, exact semantics.
+
+Generic checks hold for any projector, whatever its algorithm (PRJ-6): they look only at
+what §5.1, §5.2 and §6 promise. The pair-integrity check is for projectors that claim never
+to separate a tool result from its call. Exact checks compare with the reference
+(``DefaultContextProjector`` for a target whose options say ``{"tiers": False}``,
+``TypeAwareContextProjector`` otherwise), run the ``project`` vectors, and restate the named
+invariants of §5.3, §5.4, §7 and §8 one per check, so that a failure names its clause.
+"""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
+import attrs
 from hypothesis import example, given
-from hypothesis import strategies as st
 
-from ctxpact.conformance._context import CheckContext
+from ctxpact.conformance._context import CheckContext, describe
 from ctxpact.conformance._model import Check, Claim, Component
-from ctxpact.conformance._registry import check
-from ctxpact.conformance.strategies import budgets_for, transcripts
-from ctxpact.spec import ContextBudget, ContextProjector, JsonValue
-
-
-@st.composite
-def _cases(draw: st.DrawFn) -> tuple[list[JsonValue], ContextBudget]:
-    items = draw(transcripts())
-    return items, draw(budgets_for(items, chars=sum(len(str(i)) for i in items)))
-
-
-@check(
-    "projector.max-items", component=Component.PROJECTOR, claim=Claim.GENERIC, clauses=("PRJ-1",)
+from ctxpact.conformance._registry import Builder, check
+from ctxpact.conformance._runner import SkipCheck
+from ctxpact.conformance.checks._projection_support import (
+    NOTE_PATTERNS,
+    Case,
+    Expected,
+    calls_of_results,
+    cases,
+    expected_projection,
+    identical,
+    is_reasoning,
+    is_tool_result,
+    is_user_item,
+    kept_positions,
+    replacement_problem,
+    represents,
+    run_tiers,
+    text,
 )
-def max_items(context: CheckContext) -> Callable[[], None]:
-    """The projection never carries more than max_items items."""
+from ctxpact.conformance.vectors import vectors_for
+from ctxpact.reference.projection import (
+    DefaultContextProjector,
+    TypeAwareContextProjector,
+    approx_chars,
+)
+from ctxpact.spec import (
+    ContextBudget,
+    ContextProjection,
+    ContextProjector,
+    ContextReport,
+    CtxpactError,
+    InvalidValueError,
+    JsonValue,
+    SchemaValidationError,
+    camel_case,
+    from_json,
+    load_schema,
+    to_json,
+    violations,
+)
 
-    @given(case=_cases())
-    @example(case=(["a", "b", "c"], ContextBudget(max_items=2)))
-    @example(case=(["a"], ContextBudget(max_items=0)))
-    def test(case: tuple[list[JsonValue], ContextBudget]) -> None:
+Test = Callable[[], None]
+OptionalCase = tuple[list[JsonValue], ContextBudget | None]
+
+
+def generic(check_id: str, *clauses: str) -> Callable[[Builder], Check]:
+    """Declare a check that holds for any projector (PRJ-6: generic)."""
+    return check(check_id, component=Component.PROJECTOR, claim=Claim.GENERIC, clauses=clauses)
+
+
+def exact(check_id: str, *clauses: str) -> Callable[[Builder], Check]:
+    """Declare a check for a port of the spec's own algorithms (PRJ-6: default, type-aware)."""
+    return check(check_id, component=Component.PROJECTOR, claim=Claim.EXACT, clauses=clauses)
+
+
+#: Generated cases, built once: for targets with both tiers, and for targets without.
+_CASES = {tiers: cases(tiers=tiers) for tiers in (True, False)}
+_UNLIMITED = {tiers: cases(tiers=tiers, limits=False) for tiers in (True, False)}
+_TIER1 = cases(tiers=True, keep_recent=True)
+_TIER2 = cases(tiers=True, trim=True)
+_PAIRS = {tiers: cases(tiers=tiers, cut_pairs=True) for tiers in (True, False)}
+
+
+def _tiers(context: CheckContext) -> bool:
+    """Whether the target has Tier-1 and Tier-2 (options ``{"tiers": False}`` says not)."""
+    return bool(context.options.get("tiers", True))
+
+
+def _need_tiers(context: CheckContext) -> None:
+    if not _tiers(context):
+        raise SkipCheck("the target has no tiers (options: tiers=False)")
+
+
+def _for_target(context: CheckContext, budget: ContextBudget | None) -> ContextBudget | None:
+    """*budget* with both tiers off when the target has none."""
+    if budget is None or _tiers(context):
+        return budget
+    return attrs.evolve(budget, max_recent_tool_results=None, trim_old_reasoning=False)
+
+
+def _project(
+    context: CheckContext, items: Sequence[JsonValue], budget: ContextBudget | None
+) -> ContextProjection:
+    """Record the example, then project it with a fresh instance."""
+    context.record(items=items, budget=budget)
+    projector: ContextProjector = context.subject()
+    return projector.project(items, budget)
+
+
+def _reference(context: CheckContext) -> ContextProjector:
+    return TypeAwareContextProjector() if _tiers(context) else DefaultContextProjector()
+
+
+def _report_difference(got: ContextReport, want: ContextReport) -> str | None:
+    for field in attrs.fields(ContextReport):
+        mine, theirs = getattr(got, field.name), getattr(want, field.name)
+        if mine != theirs:
+            name = camel_case(field.name)
+            return f"report {name}: expected {describe(theirs)} but got {describe(mine)}"
+    return None
+
+
+def _item_difference(got: Sequence[object], want: Sequence[object]) -> str | None:
+    for index, (mine, theirs) in enumerate(zip(got, want, strict=False)):
+        if not identical(mine, theirs):
+            return f"item {index}: expected {describe(theirs)} but got {describe(mine)}"
+    if len(got) != len(want):
+        return f"expected {len(want)} items but got {len(got)}: {describe(list(got))}"
+    return None
+
+
+def _expect_same(
+    context: CheckContext,
+    what: str,
+    got: ContextProjection,
+    want_items: Sequence[object],
+    want_report: ContextReport,
+) -> None:
+    """Items identical (JSON-10) and reports equal, or a message naming the first difference."""
+    problem = _item_difference(got.items, want_items) or _report_difference(got.report, want_report)
+    context.expect(problem is None, f"{what}: {problem}")
+
+
+def _kept(
+    context: CheckContext, items: Sequence[JsonValue], projection: ContextProjection
+) -> list[int]:
+    kept, reason = kept_positions(items, projection.items, projection.report)
+    context.expect(kept is not None, reason)
+    assert kept is not None  # noqa: S101 - expect raised otherwise
+    return kept
+
+
+def _kept_exactly(
+    context: CheckContext, items: Sequence[JsonValue], projection: ContextProjection
+) -> list[int]:
+    context.expect(
+        projection.report.dropped_indices is not None,
+        "an exact projector reports droppedIndices (RPT-8) but got null",
+    )
+    return _kept(context, items, projection)
+
+
+# -- worked examples, shared by several checks' explicit examples -----------------------------
+
+
+def items_of(*values: JsonValue) -> list[JsonValue]:
+    """A list of items, typed as such (literals in examples need the context)."""
+    return list(values)
+
+
+def _tool_result(call_id: str, output: JsonValue) -> JsonValue:
+    return {"type": "function_call_output", "call_id": call_id, "output": output}
+
+
+def _user(text: str) -> JsonValue:
+    return {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+
+
+# Explicit examples are built afresh for every run: a projector that mutates its input
+# must not change the examples of the next run.
+
+
+def tier1_example() -> list[JsonValue]:
+    """§5.4's worked example (Tier-1 with K = 1)."""
+    return [
+        {
+            "type": "message",
+            "role": "assistant",
+            "tool_calls": [
+                {
+                    "id": "call-1",
+                    "type": "function",
+                    "function": {"name": "read", "arguments": '{"path":"a.txt"}'},
+                }
+            ],
+        },
+        _tool_result("call-1", "alpha"),
+        {"type": "function_call", "call_id": "call-2", "name": "grep", "arguments": "{}"},
+        {
+            "type": "function_call_output",
+            "call_id": "call-2",
+            "output": "beta",
+            "status": "completed",
+        },
+        _tool_result("orphan", "gamma"),
+        {"type": "function_call_output", "output": "delta"},
+        _tool_result("call-6", "[tool result cleared: x]"),
+        _tool_result("call-7", "newest"),
+    ]
+
+
+def tier2_example() -> list[JsonValue]:
+    """§8's worked example (Tier-2); ``[::2]`` leaves out its user item."""
+    return [
+        {
+            "type": "reasoning",
+            "id": "rs_1",
+            "summary": [{"type": "summary_text", "text": "thinking about A"}],
+            "encrypted_content": "gAAA",
+        },
+        _user("next"),
+        {"type": "reasoning", "id": "rs_2", "summary": []},
+    ]
+
+
+def four_results() -> list[JsonValue]:
+    """§5.3's last row: four 262-char tool results."""
+    return [_tool_result(f"call-{i}", "x" * 200) for i in range(1, 5)]
+
+
+def summary_and_tail() -> list[JsonValue]:
+    """A pinned summary, a middle and a recent tail (§5.3's first row)."""
+    return ["system-summary", "old-1", "old-2", "recent-1", "recent-2"]
+
+
+def numbers() -> list[JsonValue]:
+    """Values whose compact JSON text is subtle (JSON-5, JSON-6)."""
+    return [1, 1.0, {"b": 1, "a": [None, -0.0]}, "\U0001f600", None, 1e16]
+
+
+def passthrough() -> list[JsonValue]:
+    """Items that are not objects, or objects no tier touches: they pass through (JSON-1)."""
+    return [" padded text ", 1.0, {"b": 1, "a": [2, None]}, ["x", None], True, None, -0.0]
+
+
+def paired() -> list[JsonValue]:
+    """Two turns, each a call right before its result."""
+    return [
+        _user("go"),
+        {"type": "function_call", "call_id": "c1", "name": "read_file", "arguments": "{}"},
+        _tool_result("c1", "x" * 30),
+        _user("again"),
+        {"type": "function_call", "call_id": "c2", "name": "grep", "arguments": "{}"},
+        _tool_result("c2", "y" * 30),
+    ]
+
+
+# -- generic checks -------------------------------------------------------------------------
+
+
+@generic("projector.result-type", "PRJ-1", "RPT-1", "RPT-9")
+def result_type(context: CheckContext) -> Test:
+    """A projection is a ContextProjection with a frozen report, for a list or a tuple."""
+
+    @given(case=_CASES[_tiers(context)])
+    @example(case=([], None))
+    @example(case=(summary_and_tail(), ContextBudget(max_items=3, pinned_prefix_items=1)))
+    def test(case: OptionalCase) -> None:
         items, budget = case
-        context.record(items=items, budget=budget)
+        projection = _project(context, items, budget)
+        context.expect(
+            isinstance(projection, ContextProjection),
+            f"expected a ContextProjection but got {type(projection).__name__}",
+        )
+        report = projection.report
+        context.expect(
+            isinstance(report, ContextReport),
+            f"expected a ContextReport (never null) but got {type(report).__name__}",
+        )
+        try:
+            report.notes = ("changed",)  # type: ignore[misc]  # must fail: the report is frozen
+        except attrs.exceptions.FrozenInstanceError:
+            pass
+        else:
+            context.expect(condition=False, message="the report can be changed after the fact")
         projector: ContextProjector = context.subject()
-        projection = projector.project(items, budget)
-        if budget.max_items is not None:
+        as_tuple = projector.project(tuple(items), budget)
+        _expect_same(context, "a tuple of the same items", as_tuple, projection.items, report)
+
+    return test
+
+
+@generic("projector.none-items", "PRJ-1")
+def none_items(context: CheckContext) -> Test:
+    """In the Python binding, items=None projects like an empty list."""
+
+    def test() -> None:
+        budgets = (
+            None,
+            ContextBudget(),
+            ContextBudget(max_items=0),
+            ContextBudget(max_items=2, max_approx_chars=0, pinned_prefix_items=1),
+        )
+        tiered = (ContextBudget(max_recent_tool_results=0, trim_old_reasoning=True),)
+        for budget in budgets + (tiered if _tiers(context) else ()):
+            context.record(items=None, budget=budget)
+            projector: ContextProjector = context.subject()
+            want = projector.project([], budget)
+            try:
+                got = projector.project(None, budget)  # type: ignore[arg-type]  # PRJ-1 allows it
+            except Exception as error:  # noqa: BLE001 - any error is the finding
+                context.expect(
+                    condition=False,
+                    message=f"project(None, budget {describe(budget)}) raised "
+                    f"{type(error).__name__}: {error}; expected the projection of []",
+                )
+                return
+            _expect_same(context, "items=None versus []", got, want.items, want.report)
+
+    return test
+
+
+@generic("projector.document", "JSON-12", "JSON-13", "JSON-14", "JSON-15")
+def document(context: CheckContext) -> Test:
+    """The projection's JSON document validates against context-projection.schema.json."""
+
+    @given(case=_CASES[_tiers(context)])
+    @example(case=(numbers(), ContextBudget(max_items=4)))
+    @example(case=(tier1_example(), ContextBudget(max_recent_tool_results=1)))
+    def test(case: Case) -> None:
+        items, budget = case
+        projection = _project(context, items, budget)
+        report = projection.report
+        try:
+            plain = ContextProjection(
+                items=projection.items,
+                report=ContextReport(**attrs.asdict(report, recurse=False)),
+            )
+            written = to_json(plain)
+        except (CtxpactError, TypeError, ValueError) as error:
+            context.expect(condition=False, message=f"the projection has no JSON document: {error}")
+            return
+        found = violations(written, "context-projection")
+        context.expect(
+            not found,
+            "the document breaks context-projection.schema.json: "
+            + "; ".join(f"{v.path}: {v.message}" for v in found),
+        )
+        written_report = written["report"]
+        assert isinstance(written_report, dict)  # noqa: S101 - the schema said so
+        for member, value in (
+            ("droppedIndices", report.dropped_indices),
+            ("clearedIndices", report.cleared_indices),
+        ):
+            if value is None:
+                context.expect(
+                    written_report.get(member) is None,
+                    f"{member} is not reported, so it must be absent or null, never "
+                    f"{describe(written_report.get(member))}",
+                )
+        read = from_json(ContextProjection, written)
+        _expect_same(context, "the projection read back", read, projection.items, report)
+
+    return test
+
+
+@generic("projector.order-preserving", "PRJ-7", "PRJ-8", "JSON-1", "JSON-3", "JSON-5", "JSON-10")
+def order_preserving(context: CheckContext) -> Test:
+    """The output is an order-preserving selection of the source, with allowed replacements.
+
+    Every output item is identical (JSON-10: same compact JSON text, so member order and
+    ``1`` versus ``1.0`` count) to its source item, or replaces a tool result or a reasoning
+    item as PRJ-8 allows. With ``droppedIndices`` the source positions are the ones not
+    listed; without, any order-preserving selection will do.
+    """
+
+    @given(case=_CASES[_tiers(context)])
+    @example(case=(numbers(), ContextBudget(max_items=5, pinned_prefix_items=1)))
+    @example(case=(passthrough(), ContextBudget(max_items=6, pinned_prefix_items=1)))
+    @example(case=(["b", "a", "b"], ContextBudget(max_approx_chars=2)))
+    @example(case=(tier1_example(), ContextBudget(max_recent_tool_results=0, max_items=6)))
+    @example(case=(tier2_example(), ContextBudget(trim_old_reasoning=True)))
+    def test(case: Case) -> None:
+        items, budget = case
+        projection = _project(context, items, budget)
+        output = projection.items
+        kept = _kept(context, items, projection)
+        for index, position in enumerate(kept):
+            source, item = items[position], output[index]
+            if identical(source, item):
+                continue
+            problem = replacement_problem(source, item)
             context.expect(
-                len(projection.items) <= budget.max_items,
-                f"{len(projection.items)} items projected under maxItems {budget.max_items}",
+                problem is None,
+                f"output item {index} stands for source item {position} ({describe(source)}) "
+                f"but is {describe(item)}: {problem}",
             )
 
     return test
 
 
-@check(
-    "projector.no-mutation", component=Component.PROJECTOR, claim=Claim.GENERIC, clauses=("PRJ-2",)
-)
-def no_mutation(context: CheckContext) -> Callable[[], None]:
-    """Projecting never changes the input list or any object inside it."""
+@generic("projector.no-mutation", "PRJ-2", "PRJ-3", "JSON-16", "BUD-6", "BUD-7")
+def no_mutation(context: CheckContext) -> Test:
+    """Projecting changes neither the source list, nor any item at any depth, nor the budget."""
 
-    @given(case=_cases())
+    @given(case=_CASES[_tiers(context)])
+    @example(case=(tier1_example(), ContextBudget(max_recent_tool_results=0, max_items=4)))
+    @example(case=(tier2_example(), ContextBudget(trim_old_reasoning=True, max_approx_chars=90)))
+    @example(case=(numbers(), ContextBudget(max_items=2)))
+    def test(case: Case) -> None:
+        items, budget = case
+        before = [text(item) for item in items]
+        identities = [id(item) for item in items]
+        fields = describe(budget)
+        _project(context, items, budget)
+        context.expect(
+            len(items) == len(before),
+            f"the source list changed length from {len(before)} to {len(items)}",
+        )
+        for position, (item, was) in enumerate(zip(items, before, strict=True)):
+            context.expect(
+                text(item) == was,
+                f"source item {position} changed from {was} to {describe(item)}",
+            )
+        context.expect(
+            [id(item) for item in items] == identities,
+            "the source list now holds other objects than the caller's",
+        )
+        context.expect(
+            describe(budget) == fields,
+            f"the budget changed from {fields} to {describe(budget)}",
+        )
+
+    return test
+
+
+@generic("projector.deterministic", "PRJ-4", "BUD-6")
+def deterministic(context: CheckContext) -> Test:
+    """The same source list and an equal budget give identical items and an identical report.
+
+    Again on the same instance after another projection, and on a fresh instance, with a
+    deep copy of the items and an equal but distinct budget.
+    """
+
+    @given(case=_CASES[_tiers(context)])
+    @example(case=(summary_and_tail(), ContextBudget(max_items=3, pinned_prefix_items=1)))
+    @example(case=(tier1_example(), ContextBudget(max_recent_tool_results=1)))
+    def test(case: Case) -> None:
+        items, budget = case
+        context.record(items=items, budget=budget)
+        projector: ContextProjector = context.subject()
+        first = projector.project(items, budget)
+        projector.project(items[::-1], ContextBudget(max_items=1))
+        again = projector.project(copy.deepcopy(items), attrs.evolve(budget))
+        _expect_same(context, "projecting again", again, first.items, first.report)
+        fresh: ContextProjector = context.subject()
+        other = fresh.project(copy.deepcopy(items), attrs.evolve(budget))
+        _expect_same(context, "a fresh projector", other, first.items, first.report)
+
+    return test
+
+
+@generic("projector.max-items", "PRJ-9")
+def max_items(context: CheckContext) -> Test:
+    """The projection never carries more than maxItems items."""
+
+    @given(case=_CASES[_tiers(context)])
+    @example(case=(["a", "b", "c"], ContextBudget(max_items=2)))
+    @example(case=(["a"], ContextBudget(max_items=0)))
+    @example(case=(summary_and_tail(), ContextBudget(max_items=3, pinned_prefix_items=5)))
+    def test(case: Case) -> None:
+        items, budget = case
+        projection = _project(context, items, budget)
+        if budget.max_items is not None:
+            context.expect(
+                len(projection.items) <= budget.max_items,
+                f"expected at most maxItems {budget.max_items} items but got "
+                f"{len(projection.items)}",
+            )
+
+    return test
+
+
+@generic("projector.pinned-prefix", "PRJ-10")
+def pinned_prefix(context: CheckContext) -> Test:
+    """The pinned prefix is represented as far as maxItems allows; the first pinned item always."""
+
+    @given(case=_CASES[_tiers(context)])
+    @example(case=(summary_and_tail(), ContextBudget(max_items=3, pinned_prefix_items=1)))
+    @example(case=(["P" * 10, "a", "bb"], ContextBudget(max_approx_chars=5, pinned_prefix_items=1)))
+    @example(case=(list("abcde"), ContextBudget(max_items=3, pinned_prefix_items=5)))
+    def test(case: Case) -> None:
+        items, budget = case
+        projection = _project(context, items, budget)
+        count, pinned, limit = len(items), budget.pinned_prefix_items, budget.max_items
+        chars = budget.max_approx_chars
+        if chars is None:
+            protected = min(pinned, count, count if limit is None else limit)
+        elif chars >= 1 and pinned >= 1 and count >= 1 and (limit is None or limit >= 1):
+            protected = 1
+        else:
+            return
+        output = projection.items
+        dropped = projection.report.dropped_indices
+        if dropped is None:
+            # Then output item k must stand for source item k, for each protected k.
+            missing = [
+                k
+                for k in range(protected)
+                if k >= len(output) or not represents(items[k], output[k])
+            ]
+        else:
+            missing = sorted(set(range(protected)) & set(dropped))
+        context.expect(
+            not missing,
+            f"pinned source items {missing} are missing (pinnedPrefixItems {pinned}, maxItems "
+            f"{describe(limit)}, maxApproxChars {describe(chars)}): the output is "
+            f"{describe(list(output))}",
+        )
+
+    return test
+
+
+@generic("projector.newest-item", "PRJ-11")
+def newest_item(context: CheckContext) -> Test:
+    """The newest item is represented unless the budget pins all it allows or allows nothing."""
+
+    @given(case=_CASES[_tiers(context)])
+    @example(case=(summary_and_tail(), ContextBudget(max_items=3, pinned_prefix_items=1)))
+    @example(case=(["AA", "B" * 10, "D" * 6], ContextBudget(max_approx_chars=9)))
+    @example(case=(["x" * 20, "y" * 20], ContextBudget(max_approx_chars=5, pinned_prefix_items=1)))
+    def test(case: Case) -> None:
+        items, budget = case
+        projection = _project(context, items, budget)
+        count, pinned, limit = len(items), budget.pinned_prefix_items, budget.max_items
+        chars = budget.max_approx_chars
+        if not (
+            count > pinned and (limit is None or limit > pinned) and (chars is None or chars > 0)
+        ):
+            return
+        output = projection.items
+        last = count - 1
+        if projection.report.dropped_indices is None:
+            context.expect(
+                bool(output) and represents(items[last], output[-1]),
+                f"expected the newest source item {describe(items[last])} last in the output "
+                f"but the output is {describe(list(output))}",
+            )
+            return
+        context.expect(
+            last not in set(projection.report.dropped_indices),
+            f"the newest source item {last} ({describe(items[last])}) was dropped",
+        )
+
+    return test
+
+
+def _note_problems(  # noqa: PLR0911 - one return per finding
+    budget: ContextBudget, report: ContextReport, replaced: dict[str, int]
+) -> str:
+    """RPT-6: notes in the four reserved forms mean what they say, at most once each."""
+    prefixes = {
+        "tier1": "tier1 microcompact: ",
+        "tier2": "tier2 reasoning-trim: ",
+        "items": "maxItems applied: ",
+        "chars": "maxApproxChars applied: ",
+    }
+    seen: set[str] = set()
+    for note in report.notes:
+        kind = next((k for k, prefix in prefixes.items() if note.startswith(prefix)), None)
+        if kind is None:
+            continue
+        match = NOTE_PATTERNS[kind].fullmatch(note)
+        if match is None:
+            return f"note {note!r} starts like a reserved note but is not in its exact form"
+        if kind in seen:
+            return f"the {kind} note appears twice: {describe(list(report.notes))}"
+        seen.add(kind)
+        number = int(match.group(1))
+        if kind == "items" and (number != budget.max_items or not report.item_limit_applied):
+            return (
+                f"note {note!r} but maxItems is {describe(budget.max_items)} and "
+                f"itemLimitApplied is {describe(report.item_limit_applied)}"
+            )
+        if kind == "chars" and (
+            number != budget.max_approx_chars or not report.character_limit_applied
+        ):
+            return (
+                f"note {note!r} but maxApproxChars is {describe(budget.max_approx_chars)} and "
+                f"characterLimitApplied is {describe(report.character_limit_applied)}"
+            )
+        if kind == "tier1" and int(match.group(2)) != budget.max_recent_tool_results:
+            return (
+                f"note {note!r} but maxRecentToolResults is "
+                f"{describe(budget.max_recent_tool_results)}"
+            )
+        if kind in ("tier1", "tier2") and (number == 0 or number < replaced[kind]):
+            return f"note {note!r} but the output holds {replaced[kind]} replaced item(s)"
+    return ""
+
+
+def _index_problems(name: str, indices: Sequence[int], count: int) -> str:
+    if list(indices) != sorted(set(indices)):
+        return f"{name} {list(indices)} are not ascending without repetition"
+    if indices and not 0 <= indices[-1] < count:
+        return f"{name} {list(indices)} name positions outside the {count} source items"
+    return ""
+
+
+@generic(
+    "projector.report",
+    "PRJ-12",
+    "RPT-2",
+    "RPT-3",
+    "RPT-4",
+    "RPT-5",
+    "RPT-6",
+    "RPT-7",
+    "RPT-8",
+    "SIZE-1",
+    "SIZE-2",
+    "SIZE-3",
+    "SIZE-4",
+    "SIZE-5",
+    "SIZE-6",
+    "JSON-6",
+)
+def report_consistency(context: CheckContext) -> Test:
+    """The report agrees with the output: counts, sizes by approx_chars, flags, notes, indices."""
+
+    @given(case=_CASES[_tiers(context)])
+    @example(case=(["AA", "B" * 10, "D" * 6], ContextBudget(max_approx_chars=9)))
+    @example(case=(["x" * 20], ContextBudget(max_approx_chars=5)))
+    @example(case=(four_results(), ContextBudget(max_approx_chars=600, max_recent_tool_results=1)))
+    @example(case=(numbers(), ContextBudget(max_items=3, pinned_prefix_items=1)))
+    @example(case=(tier2_example(), ContextBudget(trim_old_reasoning=True, max_items=2)))
+    def test(case: Case) -> None:
+        items, budget = case
+        projection = _project(context, items, budget)
+        report, output = projection.report, projection.items
+        count = len(items)
+        for name, got, want in (
+            ("sourceItemCount", report.source_item_count, count),
+            ("projectedItemCount", report.projected_item_count, len(output)),
+            ("droppedItemCount", report.dropped_item_count, count - len(output)),
+            ("sourceApproxChars", report.source_approx_chars, sum(map(approx_chars, items))),
+            ("projectedApproxChars", report.projected_approx_chars, sum(map(approx_chars, output))),
+        ):
+            context.expect(got == want, f"report {name}: expected {want} but got {got}")
+        context.expect(
+            budget.max_items is not None or not report.item_limit_applied,
+            "itemLimitApplied is true but maxItems is unset",
+        )
+        context.expect(
+            budget.max_approx_chars is not None or not report.character_limit_applied,
+            "characterLimitApplied is true but maxApproxChars is unset",
+        )
+        context.expect(
+            not (report.item_limit_applied or report.character_limit_applied)
+            or report.dropped_item_count > 0,
+            "a limit flag is true but no item was dropped",
+        )
+        for name, indices in (
+            ("droppedIndices", report.dropped_indices),
+            ("clearedIndices", report.cleared_indices),
+        ):
+            if indices is not None:
+                problem = _index_problems(name, indices, count)
+                context.expect(not problem, problem)
+        if report.dropped_indices is not None:
+            context.expect(
+                len(report.dropped_indices) == report.dropped_item_count,
+                f"droppedIndices {list(report.dropped_indices)} do not number "
+                f"droppedItemCount {report.dropped_item_count}",
+            )
+        if report.dropped_indices is not None and report.cleared_indices is not None:
+            both = set(report.dropped_indices) & set(report.cleared_indices)
+            context.expect(not both, f"positions {sorted(both)} are both dropped and cleared")
+        kept = _kept(context, items, projection)
+        replaced = [p for i, p in enumerate(kept) if not identical(items[p], output[i])]
+        for index, position in enumerate(kept):
+            unfit = replacement_problem(items[position], output[index])
+            context.expect(
+                identical(items[position], output[index]) or unfit is None,
+                f"output item {index} cannot stand for source item {position}: {unfit}",
+            )
+        if report.cleared_indices is not None:
+            context.expect(
+                list(report.cleared_indices) == replaced,
+                f"clearedIndices: expected {replaced} (the represented positions whose output "
+                f"item is a replacement) but got {list(report.cleared_indices)}",
+            )
+        counts = {
+            "tier1": sum(is_tool_result(items[p]) for p in replaced),
+            "tier2": sum(is_reasoning(items[p]) for p in replaced),
+        }
+        problem = _note_problems(budget, report, counts)
+        context.expect(not problem, problem)
+
+    return test
+
+
+@generic(
+    "projector.size-vectors",
+    "SIZE-1",
+    "SIZE-2",
+    "SIZE-3",
+    "SIZE-4",
+    "SIZE-5",
+    "SIZE-6",
+    "JSON-3",
+    "JSON-5",
+    "JSON-6",
+    "RPT-2",
+    "RPT-3",
+)
+def size_vectors(context: CheckContext) -> Test:
+    """The report measures every approx_chars vector exactly (one item, then all together)."""
+
+    def test() -> None:
+        vectors = vectors_for("approx_chars")
+        projector: ContextProjector = context.subject()
+        for vector in vectors:
+            item, size = vector.input["item"], vector.expected["size"]
+            context.record(vector=vector.document())
+            projection = projector.project([item], None)
+            context.expect(
+                projection.report.source_approx_chars == size,
+                f"vector {vector.id} ({vector.description}): expected sourceApproxChars "
+                f"{size} for {describe(item)} but got {projection.report.source_approx_chars}",
+            )
+            if len(projection.items) == 1 and identical(projection.items[0], item):
+                context.expect(
+                    projection.report.projected_approx_chars == size,
+                    f"vector {vector.id}: expected projectedApproxChars {size} for "
+                    f"{describe(item)} but got {projection.report.projected_approx_chars}",
+                )
+            if isinstance(item, list):
+                held = cast("JsonValue", tuple(item))
+                as_tuple = projector.project([held], None).report.source_approx_chars
+                context.expect(
+                    as_tuple == size,
+                    f"vector {vector.id}: the same array held as a tuple measures {as_tuple}, "
+                    f"not {size}",
+                )
+        items = [vector.input["item"] for vector in vectors]
+        total = sum(vector.expected["size"] for vector in vectors)
+        context.record(items=items)
+        measured = projector.project(items, None).report.source_approx_chars
+        context.expect(
+            measured == total,
+            f"all approx_chars vectors together: expected sourceApproxChars {total} (the sum) "
+            f"but got {measured}",
+        )
+
+    return test
+
+
+#: JSON-15: what a reader takes for an absent member of a budget document.
+_BUDGET_DEFAULTS: dict[str, JsonValue] = {
+    name: member.get("default")
+    for name, member in cast(
+        "dict[str, dict[str, JsonValue]]", load_schema("context-budget")["properties"]
+    ).items()
+}
+_BUDGET_FIELDS = (
+    "max_items",
+    "max_approx_chars",
+    "pinned_prefix_items",
+    "max_recent_tool_results",
+)
+
+
+def _budget_validation_problem() -> str:
+    """BUD-3, BUD-4: budgets with a negative or non-integer field never exist."""
+    for name in _BUDGET_FIELDS:
+        for wrong in (-1, True):
+            try:
+                ContextBudget(**cast("dict[str, Any]", {name: wrong}))
+            except InvalidValueError as error:
+                if name not in str(error) or str(wrong) not in str(error):
+                    return f"the error for {name}={wrong!r} does not name both: {error}"
+            else:
+                return f"ContextBudget({name}={wrong!r}) was accepted"
+        member = camel_case(name)
+        try:
+            from_json(ContextBudget, {member: -1})
+        except SchemaValidationError as error:
+            if f"$.{member}" not in str(error):
+                return f"reading {member}: -1 failed without naming $.{member}: {error}"
+        else:
+            return f"a budget document with {member}: -1 was read"
+    try:
+        ContextBudget(trim_old_reasoning=1)  # type: ignore[arg-type]  # the wrong type on purpose
+    except InvalidValueError:
+        return ""
+    return "ContextBudget(trim_old_reasoning=1) was accepted"
+
+
+@generic("projector.budget", "BUD-1", "BUD-2", "BUD-3", "BUD-4", "BUD-5", "BUD-6", "JSON-12")
+def budget_semantics(context: CheckContext) -> Test:
+    """No budget is the default budget, and a budget read from its sparse document is the same.
+
+    The sparse document leaves out every member holding its default (BUD-2); the budget read
+    back is an equal but distinct value, which must project identically (BUD-6). Budgets with
+    a negative or mistyped field are rejected before any projector sees them (BUD-3, BUD-4).
+    """
+    validation = _budget_validation_problem()
+
+    @given(case=_CASES[_tiers(context)])
+    @example(case=(summary_and_tail(), ContextBudget(max_items=3, pinned_prefix_items=1)))
+    @example(case=(tier1_example(), ContextBudget()))
+    def test(case: Case) -> None:
+        items, budget = case
+        context.expect(not validation, validation)
+        none = _project(context, items, None)
+        projector: ContextProjector = context.subject()
+        defaults = projector.project(items, ContextBudget())
+        _expect_same(
+            context, "ContextBudget() against no budget", defaults, none.items, none.report
+        )
+        written = to_json(budget)
+        sparse = {k: v for k, v in written.items() if not identical(v, _BUDGET_DEFAULTS.get(k))}
+        read = from_json(ContextBudget, sparse)
+        context.expect(read == budget, f"{describe(sparse)} reads as {read}, not {budget}")
+        first = projector.project(items, budget)
+        again = context.subject().project(items, read)
+        _expect_same(
+            context, f"the budget read from {describe(sparse)}", again, first.items, first.report
+        )
+
+    return test
+
+
+# -- pair integrity -------------------------------------------------------------------------
+
+
+@check(
+    "projector.pair-integrity",
+    component=Component.PROJECTOR,
+    claim=Claim.PAIR_INTEGRITY,
+    clauses=("PRJ-7", "CUT-4"),
+)
+def pair_integrity(context: CheckContext) -> Test:
+    """A represented tool result keeps its call: a projection never orphans a tool result.
+
+    A tool result's call is the latest earlier item declaring a tool call with its call id
+    (the relation of CUT-4); a tool result without one (an orphan already in the source)
+    constrains nothing. The spec sets no rule for a call without its result, so a call may
+    stay while its result is dropped (the newest step's calls often have no result yet).
+    """
+
+    @given(case=_PAIRS[_tiers(context)])
+    @example(case=(paired(), ContextBudget(max_items=1)))
+    @example(case=(paired(), ContextBudget(max_approx_chars=100)))
+    @example(case=(tier1_example(), ContextBudget(max_items=3, max_recent_tool_results=0)))
+    def test(case: Case) -> None:
+        items, budget = case
+        projection = _project(context, items, budget)
+        kept = set(_kept(context, items, projection))
+        for result, call in sorted(calls_of_results(items).items()):
+            context.expect(
+                result not in kept or call in kept,
+                f"the tool result at {result} ({describe(items[result], 120)}) is kept but its "
+                f"call at {call} ({describe(items[call], 120)}) was dropped",
+            )
+
+    return test
+
+
+# -- exact semantics ------------------------------------------------------------------------
+
+_PROJECTION_CLAUSES = tuple(f"PRJ-{n}" for n in range(13, 29))
+
+
+@exact(
+    "projector.exact.differential",
+    *_PROJECTION_CLAUSES,
+    *(f"RPT-{n}" for n in range(2, 9)),
+    *(f"T1-{n}" for n in range(1, 9)),
+    *(f"T2-{n}" for n in range(1, 8)),
+    "JSON-3",
+    "JSON-10",
+)
+def differential(context: CheckContext) -> Test:
+    """Identical items and an equal report to the reference's, on generated transcripts."""
+    reference = _reference(context)
+
+    @given(case=_CASES[_tiers(context)])
+    @example(case=(summary_and_tail(), ContextBudget(max_items=3, pinned_prefix_items=1)))
+    @example(case=(["AA", "B" * 10, "D" * 6], ContextBudget(max_approx_chars=9)))
+    @example(case=(["P" * 10, "a", "bb"], ContextBudget(max_approx_chars=5, pinned_prefix_items=1)))
+    @example(case=(four_results(), ContextBudget(max_approx_chars=600, max_recent_tool_results=1)))
+    @example(case=(tier1_example(), ContextBudget(max_recent_tool_results=1, max_items=5)))
+    @example(case=(tier2_example(), ContextBudget(trim_old_reasoning=True)))
+    @example(case=(list("abcde"), ContextBudget(max_items=0)))
+    @example(case=(["a", "bb"], ContextBudget(max_approx_chars=0)))
+    @example(case=(["", None], ContextBudget(max_approx_chars=0)))
+    @example(case=(["x" * 20], ContextBudget(max_approx_chars=5)))
+    @example(
+        case=(["a", "b" * 6, "c", "d"], ContextBudget(max_approx_chars=5, pinned_prefix_items=3))
+    )
+    @example(case=(["AA", "B" * 10, "D" * 6], ContextBudget(max_items=2, max_approx_chars=9)))
+    @example(case=(["a", None, "b"], None))
+    def test(case: OptionalCase) -> None:
+        items, budget = case
+        target_budget = _for_target(context, budget)
+        want = reference.project(items, target_budget)
+        got = _project(context, items, target_budget)
+        _expect_same(context, "compared with the reference", got, want.items, want.report)
+
+    return test
+
+
+_VECTOR_CLAUSES = (
+    "PRJ-8",
+    *_PROJECTION_CLAUSES,
+    "PRJ-29",
+    *(f"RPT-{n}" for n in range(2, 9)),
+    *(f"T1-{n}" for n in range(1, 8)),
+    *(f"T2-{n}" for n in range(1, 8)),
+    "SIZE-2",
+    "BUD-5",
+    "JSON-3",
+    "JSON-5",
+)
+
+
+@exact("projector.exact.vectors", *_VECTOR_CLAUSES)
+def vectors(context: CheckContext) -> Test:
+    """Every ``project`` vector: identical items and an equal report (tier cases need tiers)."""
+
+    def test() -> None:
+        tiers = _tiers(context)
+        for vector in vectors_for("project"):
+            if vector.features and not tiers:
+                continue
+            raw = vector.input.get("budget")
+            budget = None if raw is None else from_json(ContextBudget, raw)
+            want = from_json(ContextProjection, vector.expected)
+            context.record(vector=vector.document())
+            projector: ContextProjector = context.subject()
+            got = projector.project(copy.deepcopy(vector.input["items"]), budget)
+            _expect_same(
+                context, f"vector {vector.id} ({vector.description})", got, want.items, want.report
+            )
+
+    return test
+
+
+def _expect_tiered(  # noqa: PLR0913 - the example, the expectation and how to read it
+    context: CheckContext,
+    items: Sequence[JsonValue],
+    projection: ContextProjection,
+    expected: Expected,
+    *,
+    select: Callable[[int], bool],
+    explain: Callable[[int], str],
+) -> None:
+    """Each represented source position that *select* picks holds the spec's tiered item."""
+    kept = _kept_exactly(context, items, projection)
+    for index, position in enumerate(kept):
+        if not select(position):
+            continue
+        want, got = expected.tiers.working[position], projection.items[index]
+        context.expect(
+            identical(got, want),
+            f"{explain(position)}: expected {describe(want)} but got {describe(got)}",
+        )
+
+
+def _unlimited(budget: ContextBudget) -> bool:
+    return budget.max_items is None and budget.max_approx_chars is None
+
+
+@exact("projector.exact.placeholders", "T1-2", "T1-3", "T1-4", "T1-5", "T1-6", "PRJ-26", "JSON-3")
+def placeholders(context: CheckContext) -> Test:
+    """Tier-1 keeps the newest K tool results verbatim and replaces older ones in place.
+
+    An older tool result becomes ``{type, call_id (if a string), output: label}`` with the
+    exact label of T1-6 (the name of the last tool call with its call id, else its own
+    ``name``); an older one that already is a placeholder stays exactly as it is.
+    """
+
+    @given(case=_TIER1)
+    @example(case=(tier1_example(), ContextBudget(max_recent_tool_results=1)))
+    @example(case=(four_results(), ContextBudget(max_recent_tool_results=1, max_approx_chars=600)))
     @example(
         case=(
-            [{"type": "function_call_output", "call_id": "c", "output": "x"}],
+            [
+                {"type": "function_call", "call_id": "c", "name": "first"},
+                _tool_result("c", "old"),
+                {"type": "function_call", "call_id": "c", "name": "last"},
+                _tool_result("c", "new"),
+            ],
             ContextBudget(max_recent_tool_results=0),
         )
     )
-    def test(case: tuple[list[JsonValue], ContextBudget]) -> None:
+    def test(case: Case) -> None:
+        _need_tiers(context)
         items, budget = case
-        context.record(items=items, budget=budget)
-        before = copy.deepcopy(items)
-        context.subject().project(items, budget)
-        context.expect(items == before, "the input changed during projection")
+        projection = _project(context, items, budget)
+        expected = expected_projection(items, budget, tiers=True)
+        keep = budget.max_recent_tool_results
+        tier1 = set(expected.tiers.tier1)
+        results = [p for p, item in enumerate(items) if is_tool_result(item)]
+        newest = set(results[max(0, len(results) - (keep or 0)) :]) if keep else set()
+
+        def explain(position: int) -> str:
+            if position in tier1:
+                return f"tool result {position} is not among the newest {keep}"
+            if position in newest:
+                return f"tool result {position} is among the newest {keep}: verbatim"
+            return f"tool result {position} already holds a placeholder: left as it is"
+
+        if _unlimited(budget):
+            context.expect(
+                len(projection.items) == len(items),
+                f"Tier-1 replaces in place: expected all {len(items)} items but got "
+                f"{len(projection.items)}",
+            )
+        _expect_tiered(
+            context, items, projection, expected, select=results.__contains__, explain=explain
+        )
+
+    return test
+
+
+@exact("projector.exact.tier1-off", "PRJ-28", "T1-1", "T2-1", "BUD-5")
+def tiers_off(context: CheckContext) -> Test:
+    """With the tiers unset, or replacing nothing, the result is DefaultContextProjector's."""
+    default = DefaultContextProjector()
+
+    @given(case=_CASES[_tiers(context)])
+    @example(case=(four_results(), ContextBudget(max_approx_chars=600)))
+    @example(case=(tier2_example()[::2], ContextBudget(trim_old_reasoning=True)))
+    @example(case=(four_results(), ContextBudget(max_recent_tool_results=4, max_items=3)))
+    @example(case=(tier2_example(), ContextBudget(max_items=3)))
+    def test(case: Case) -> None:
+        items, budget = case
+        plain = attrs.evolve(budget, max_recent_tool_results=None, trim_old_reasoning=False)
+        want = default.project(items, plain)
+        got = _project(context, items, plain)
+        _expect_same(context, "with both tiers unset", got, want.items, want.report)
+        if not _tiers(context):
+            return
+        tiered = run_tiers(items, budget)
+        if not tiered.tier1 and not tiered.tier2:
+            want = default.project(items, budget)
+            got = _project(context, items, budget)
+            _expect_same(context, "with tiers that replace nothing", got, want.items, want.report)
+        want = default.project(items, None)
+        got = _project(context, items, None)
+        _expect_same(context, "without a budget", got, want.items, want.report)
+
+    return test
+
+
+@exact("projector.exact.tier2-scope", "T2-1", "T2-2", "T2-3", "T2-5")
+def tier2_scope(context: CheckContext) -> Test:
+    """Tier-2 clears only reasoning items before the last user item, and only once."""
+
+    @given(case=_TIER2)
+    @example(case=(tier2_example(), ContextBudget(trim_old_reasoning=True)))
+    @example(case=(tier2_example()[::2], ContextBudget(trim_old_reasoning=True)))
+    @example(
+        case=(
+            [
+                {"type": "reasoning", "id": "r", "summary": [], "encrypted_content": "e"},
+                {"type": "function_call_output", "role": "user", "call_id": "c", "output": "o"},
+                {"type": "reasoning", "id": "s", "summary": []},
+                _tool_result("d", "p"),
+            ],
+            ContextBudget(trim_old_reasoning=True, max_recent_tool_results=1),
+        )
+    )
+    def test(case: Case) -> None:
+        _need_tiers(context)
+        items, budget = case
+        projection = _project(context, items, budget)
+        expected = expected_projection(items, budget, tiers=True)
+        boundary, tier2 = expected.tiers.boundary, set(expected.tiers.tier2)
+
+        def explain(position: int) -> str:
+            if boundary is None:
+                return f"item {position}: there is no user item, so Tier-2 changes nothing"
+            if position in tier2:
+                return f"reasoning item {position} is before the last user item ({boundary})"
+            if position >= boundary:
+                return (
+                    f"item {position} is at or after the last user item ({boundary}): the "
+                    "current turn stays as it is"
+                )
+            return f"item {position} is not a reasoning item, or is already cleared: untouched"
+
+        tier1 = set(expected.tiers.tier1)
+        kept = _kept_exactly(context, items, projection)
+        for index, position in enumerate(kept):
+            if position in tier1:
+                continue
+            want, got = expected.tiers.working[position], projection.items[index]
+            if position in tier2:
+                context.expect(
+                    not identical(got, items[position]),
+                    f"{explain(position)}: expected it cleared but it came out verbatim",
+                )
+            else:
+                context.expect(
+                    identical(got, want),
+                    f"{explain(position)}: expected {describe(want)} but got {describe(got)}",
+                )
+
+    return test
+
+
+@exact("projector.exact.cleared-reasoning", "T2-4", "T2-6", "JSON-3")
+def cleared_reasoning(context: CheckContext) -> Test:
+    """A cleared reasoning item keeps its other members in order, then the one-part summary.
+
+    ``summary``, ``content``, ``text`` and ``encrypted_content`` go; ``summary`` comes last as
+    ``[{"type":"summary_text","text":"[reasoning cleared]"}]``. An item already in that form
+    (no payload member, an equal summary) is left as it is.
+    """
+
+    @given(case=_TIER2)
+    @example(case=(tier2_example(), ContextBudget(trim_old_reasoning=True)))
+    @example(
+        case=(
+            items_of(
+                {
+                    "status": "done",
+                    "type": "reasoning",
+                    "summary": [{"type": "summary_text", "text": "[reasoning cleared]"}],
+                    "encrypted_content": "e",
+                    "id": "r",
+                },
+                {
+                    "type": "reasoning",
+                    "summary": [{"text": "[reasoning cleared]", "type": "summary_text"}],
+                },
+                _user("u"),
+            ),
+            ContextBudget(trim_old_reasoning=True),
+        )
+    )
+    def test(case: Case) -> None:
+        _need_tiers(context)
+        items, budget = case
+        projection = _project(context, items, budget)
+        expected = expected_projection(items, budget, tiers=True)
+        tier2 = set(expected.tiers.tier2)
+        boundary = expected.tiers.boundary
+
+        def select(position: int) -> bool:
+            return is_reasoning(items[position]) and boundary is not None and position < boundary
+
+        def explain(position: int) -> str:
+            source = items[position]
+            if position not in tier2:
+                return f"reasoning item {position} is already in cleared form: left as it is"
+            kept_payload = [
+                name
+                for name in ("content", "text", "encrypted_content")
+                if isinstance(source, dict) and name in source
+            ]
+            return f"reasoning item {position} (payload {kept_payload}) becomes its cleared item"
+
+        _expect_tiered(context, items, projection, expected, select=select, explain=explain)
+
+    return test
+
+
+@exact("projector.exact.notes", "RPT-6", "T1-7", "T2-7", "PRJ-16", "PRJ-23", "PRJ-27")
+def notes(context: CheckContext) -> Test:
+    """Exactly the spec's notes, in order: Tier-1, Tier-2, maxItems, maxApproxChars."""
+
+    @given(case=_CASES[_tiers(context)])
+    @example(case=(summary_and_tail(), ContextBudget(max_items=3, pinned_prefix_items=1)))
+    @example(case=(["a", "bb"], ContextBudget(max_approx_chars=0)))
+    @example(
+        case=(
+            tier1_example() + tier2_example(),
+            ContextBudget(
+                max_recent_tool_results=1,
+                trim_old_reasoning=True,
+                max_items=4,
+                max_approx_chars=300,
+            ),
+        )
+    )
+    @example(case=(["x" * 20], ContextBudget(max_approx_chars=5)))
+    @example(
+        case=(
+            items_of(
+                {
+                    "type": "reasoning",
+                    "summary": [{"type": "summary_text", "text": "[reasoning cleared]"}],
+                },
+                {"type": "reasoning", "summary": [{"type": "summary_text", "text": "why"}]},
+                _user("go on"),
+            ),
+            ContextBudget(trim_old_reasoning=True),
+        )
+    )
+    def test(case: Case) -> None:
+        items, budget = case
+        target_budget = _for_target(context, budget)
+        projection = _project(context, items, target_budget)
+        want = expected_projection(items, target_budget, tiers=_tiers(context)).report.notes
+        got = projection.report.notes
+        context.expect(
+            tuple(got) == want,
+            f"expected notes {describe(list(want))} but got {describe(list(got))}",
+        )
+
+    return test
+
+
+@exact("projector.exact.idempotence", "PRJ-29", "T1-3", "T2-5")
+def idempotence(context: CheckContext) -> Test:
+    """Projecting a projection again, without limits, changes nothing and adds no tier note.
+
+    PRJ-29 holds for source lists in which no tool result is a user item, and only when
+    maxItems and maxApproxChars are unset (the character stage is not idempotent with two or
+    more pinned items); other cases pass unchecked.
+    """
+
+    @given(case=_UNLIMITED[_tiers(context)])
+    @example(case=(tier1_example(), ContextBudget(max_recent_tool_results=1)))
+    @example(
+        case=(
+            tier1_example() + tier2_example(),
+            ContextBudget(max_recent_tool_results=0, trim_old_reasoning=True),
+        )
+    )
+    def test(case: Case) -> None:
+        items, budget = case
+        target_budget = _for_target(context, budget)
+        assert target_budget is not None  # noqa: S101 - a budget was drawn
+        if not _unlimited(target_budget) or any(
+            is_tool_result(item) and is_user_item(item) for item in items
+        ):
+            return
+        first = _project(context, items, target_budget)
+        projector: ContextProjector = context.subject()
+        second = projector.project(list(first.items), target_budget)
+        problem = _item_difference(second.items, first.items)
+        context.expect(problem is None, f"projecting the projection again: {problem}")
+        tier_notes = [n for n in second.report.notes if n.startswith(("tier1 ", "tier2 "))]
+        context.expect(
+            not tier_notes,
+            f"projecting the projection again reported {describe(tier_notes)}; placeholders "
+            "and cleared reasoning are left as they are and not counted",
+        )
+
+    return test
+
+
+@exact("projector.exact.tier-purity", "T1-8", "T2-3", "PRJ-3", "PRJ-5", "PRJ-13", "PRJ-26")
+def tier_purity(context: CheckContext) -> Test:
+    """Only tool results and reasoning items are ever replaced; nothing is added or moved.
+
+    The other items, tool calls included, come out identical to the source (the output MAY
+    share them, PRJ-5); the default projector replaces nothing at all. Without limits the
+    output has exactly the source's length.
+    """
+
+    @given(case=_CASES[_tiers(context)])
+    @example(case=(tier1_example(), ContextBudget(max_recent_tool_results=0)))
+    @example(case=(tier2_example(), ContextBudget(trim_old_reasoning=True)))
+    def test(case: Case) -> None:
+        items, budget = case
+        target_budget = _for_target(context, budget)
+        assert target_budget is not None  # noqa: S101 - a budget was drawn
+        projection = _project(context, items, target_budget)
+        kept = _kept_exactly(context, items, projection)
+        tiers = _tiers(context)
+        for index, position in enumerate(kept):
+            source, got = items[position], projection.items[index]
+            replaceable = tiers and (is_tool_result(source) or is_reasoning(source))
+            context.expect(
+                replaceable or identical(source, got),
+                f"item {position} ({describe(source)}) may not change but came out as "
+                f"{describe(got)}",
+            )
+        if _unlimited(target_budget):
+            context.expect(
+                len(projection.items) == len(items),
+                f"without limits every item stays: expected {len(items)} items but got "
+                f"{len(projection.items)}",
+            )
 
     return test
 
 
 #: Every check of this module, in the order they run.
-CHECKS: tuple[Check, ...] = (max_items, no_mutation)
+CHECKS: tuple[Check, ...] = (
+    result_type,
+    none_items,
+    document,
+    order_preserving,
+    no_mutation,
+    deterministic,
+    max_items,
+    pinned_prefix,
+    newest_item,
+    report_consistency,
+    size_vectors,
+    budget_semantics,
+    pair_integrity,
+    differential,
+    vectors,
+    placeholders,
+    tiers_off,
+    tier2_scope,
+    cleared_reasoning,
+    notes,
+    idempotence,
+    tier_purity,
+)
+
+__all__ = ["CHECKS"]

@@ -49,8 +49,9 @@ def json_faithful(text: str) -> str:
     """Return *text* as it reads back from JSON.
 
     A high surrogate followed by a low one becomes the astral character they encode, as every
-    JSON reader makes of them; lone surrogates stay. Text that crosses a process boundary (a harness) can only hold what JSON can carry, so
-    the strategies generate only such text, and a check compares like with like.
+    JSON reader makes of them; lone surrogates stay. Text that crosses a process boundary (a
+    harness) can only hold what JSON can carry, so the strategies generate only such text, and
+    a check compares like with like.
     """
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
