@@ -7,6 +7,8 @@ prompt text, event messages) stay in the part that owns them:
 :mod:`ctxpact.reference.memory` and :mod:`ctxpact.reference.session`.
 """
 
+import logging
+
 from ctxpact.reference.compaction import (
     CompactPolicy,
     CompactPolicyMemoryCompressor,
@@ -60,6 +62,10 @@ from ctxpact.reference.session import (
     in_memory_factory,
     session_file_stem,
 )
+
+# A library's log records go where the application sends them, and nowhere by default: the
+# LLM policy logs a failed summarization (with its traceback) before falling back (LLM-11).
+logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 __all__ = [
     "Agent",
