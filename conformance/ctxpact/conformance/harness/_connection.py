@@ -1,0 +1,460 @@
+"""The suite's side of the harness protocol: one connection to one harness command.
+
+Every request goes through :meth:`HarnessConnection.request`, which starts the harness when
+needed (again after a fault), sends one JSON line, waits for one line back within the
+timeout, checks the answer, and returns its ``result``, or raises: a
+:class:`HarnessSkippedError` for ``skipped``, a :class:`HarnessOperationError` for
+``errored``, a :class:`HarnessFault` when the process crashed, hung or broke the protocol.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import itertools
+import json
+import queue
+import shlex
+import time
+import weakref
+from collections.abc import Mapping
+from typing import Self, TypeVar, cast
+
+from jsonschema import Draft202012Validator
+
+from ctxpact.conformance.harness._errors import (
+    HarnessCrashedError,
+    HarnessFault,
+    HarnessOperationError,
+    HarnessProtocolError,
+    HarnessSkippedError,
+    HarnessStartError,
+    HarnessTimeoutError,
+)
+from ctxpact.conformance.harness._process import HarnessProcess
+from ctxpact.spec import (
+    JsonObject,
+    JsonValue,
+    SchemaValidationError,
+    Violation,
+    compact_json,
+    from_json,
+    load_schema,
+    violations,
+)
+
+#: The protocol version the suite speaks (spec/HARNESS.md).
+PROTOCOL_VERSION = 1
+#: Seconds a harness may take to answer one request before it is killed and restarted.
+DEFAULT_TIMEOUT = 10.0
+#: Seconds a harness may take to start and answer ``start``, at least (an interpreter
+#: loading its libraries is slower than one request).
+MIN_START_TIMEOUT = 30.0
+#: How much of a request or of a bad line an error message quotes.
+_QUOTE = 300
+_OUTCOMES = ("result", "skipped", "errored")
+
+T = TypeVar("T")
+
+
+def schema_name(command: str, direction: str) -> str:
+    """The schema of *command*'s request or response, e.g. ``harness/parse-summary-request``."""
+    return f"harness/{command.replace('_', '-')}-{direction}"
+
+
+@functools.cache
+def _validator(name: str) -> Draft202012Validator:
+    return Draft202012Validator(load_schema(name))
+
+
+def _broken(message: JsonObject, name: str) -> tuple[Violation, ...]:
+    # A quick yes/no first: the full list of violations is only worth building for a
+    # message that has some, and -V checks every message.
+    if _validator(name).is_valid(message):
+        return ()
+    return violations(message, name)
+
+
+def _quote(value: JsonValue) -> str:
+    text = value if isinstance(value, str) else compact_json(value)
+    return text if len(text) <= _QUOTE else f"{text[:_QUOTE]}…"
+
+
+def describe_request(message: JsonObject) -> str:
+    """A short description naming a request: ``project (seq 3, target 'X')``."""
+    command = str(message.get("cmd"))
+    parts = [f"seq {compact_json(message.get('seq'))}"]
+    parts += [f"{key} {message[key]!r}" for key in ("target", "handle") if key in message]
+    method = f" {message['method']}" if "method" in message else ""
+    return f"{command}{method} ({', '.join(parts)})"
+
+
+def _inputs(message: JsonObject) -> str:
+    shown = {k: v for k, v in message.items() if k not in {"seq", "cmd", "target", "handle"}}
+    return _quote(shown)
+
+
+def _violations_text(found: tuple[Violation, ...]) -> str:
+    return "; ".join(str(violation) for violation in found[:5])
+
+
+class HarnessConnection:
+    """A harness command, started on demand and restarted after every fault.
+
+    *command* is split like a shell would (``shlex``), never run through a shell. With
+    *validate* (``-V``), every request and every response is validated against its schema
+    in ``schemas/harness/``; otherwise only what the suite needs is checked (a JSON object,
+    the right ``seq``, exactly one outcome, the start response in full, result documents).
+    *timeout* bounds each request; starting gets *start_timeout*.
+    """
+
+    def __init__(  # noqa: PLR0913 - each a separate choice of the caller, all keywords
+        self,
+        command: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        start_timeout: float | None = None,
+        validate: bool = False,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        if timeout <= 0:
+            raise ValueError(f"Expected a positive timeout but got {timeout!r}")
+        self.command = command
+        self.argv = tuple(shlex.split(command))
+        if not self.argv:
+            raise HarnessStartError(command, "the command is empty")
+        self.timeout = timeout
+        #: The timeout of the start request (default: the larger of *timeout* and 30 s).
+        self.start_timeout = (
+            max(timeout, MIN_START_TIMEOUT) if start_timeout is None else start_timeout
+        )
+        self.validate = validate
+        self.cwd = cwd
+        self.env = env
+        #: How many harness processes were started; also the generation of the running one.
+        self.starts = 0
+        self.implementation: JsonObject | None = None
+        self._process: HarnessProcess | None = None
+        self._seqs = itertools.count(1)
+        self._drops: list[tuple[str, str, int]] = []
+        #: The description of the last request sent, for errors found in its result.
+        self.last_request = ""
+        self._finalizer = weakref.finalize(self, _kill_quietly, [None])
+
+    # -- life cycle ---------------------------------------------------------------------
+
+    def start(self) -> JsonObject:
+        """Start the harness unless it runs; its implementation metadata.
+
+        Raises:
+            HarnessStartError: the command did not run, or its start response was wrong.
+
+        """
+        if self._process is None:
+            self._launch()
+        assert self.implementation is not None  # noqa: S101 - set by _launch
+        return self.implementation
+
+    @property
+    def generation(self) -> int:
+        """Which process is running: handles from an earlier one no longer exist."""
+        return self.starts
+
+    @property
+    def running(self) -> bool:
+        """Whether a harness process is up (it is started again on the next request if not)."""
+        return self._process is not None
+
+    def close(self) -> None:
+        """Send ``stop``, let the harness exit, and kill it if it does not; idempotent."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        message: JsonObject = {"seq": next(self._seqs), "cmd": "stop"}
+        try:
+            self._round_trip(process, message, timeout=min(self.timeout, 5.0))
+        except HarnessFault:
+            process.kill()
+            return
+        process.finish(wait=min(self.timeout, 5.0))
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def _launch(self) -> None:
+        try:
+            process = HarnessProcess(self.argv, cwd=self.cwd, env=self.env)
+        except OSError as error:
+            raise HarnessStartError(self.command, f"{type(error).__name__}: {error}") from error
+        self.starts += 1
+        self._drops.clear()
+        self._finalizer.detach()
+        self._finalizer = weakref.finalize(self, _kill_quietly, [process])
+        message: JsonObject = {"seq": next(self._seqs), "cmd": "start", "version": PROTOCOL_VERSION}
+        try:
+            response = self._round_trip(
+                process, message, timeout=self.start_timeout, validate_response=False
+            )
+            implementation = self._started(response)
+        except (HarnessFault, HarnessStartError) as error:
+            process.kill()
+            raise HarnessStartError(self.command, error.detail) from error
+        if self.implementation is not None and implementation != self.implementation:
+            process.kill()
+            raise HarnessStartError(
+                self.command, "it declared another implementation when it was restarted"
+            )
+        self.implementation = implementation
+        self._process = process
+
+    def _started(self, response: JsonObject) -> JsonObject:
+        found = violations(response, schema_name("start", "response"))
+        if found:
+            raise HarnessStartError(
+                self.command,
+                f"its start response breaks {schema_name('start', 'response')}: "
+                f"{_violations_text(found)}; the response was {_quote(response)}",
+            )
+        if "errored" in response:
+            errored = response["errored"]
+            assert isinstance(errored, dict)  # noqa: S101 - the schema says so
+            raise HarnessStartError(
+                self.command, f"it answered start with errored: {errored['message']}"
+            )
+        if "skipped" in response:
+            raise HarnessStartError(self.command, "it answered start with skipped")
+        result = response["result"]
+        assert isinstance(result, dict)  # noqa: S101 - the schema says so
+        if result["version"] != PROTOCOL_VERSION:
+            raise HarnessStartError(
+                self.command,
+                f"Expected protocol version {PROTOCOL_VERSION} but the harness speaks "
+                f"version {result['version']}",
+            )
+        implementation = result["implementation"]
+        assert isinstance(implementation, dict)  # noqa: S101 - the schema says so
+        targets = cast("list[JsonObject]", implementation["targets"])  # the schema says so
+        names = [str(target["name"]) for target in targets]
+        duplicates = sorted({str(n) for n in names if names.count(n) > 1})
+        if duplicates:
+            raise HarnessStartError(
+                self.command, f"it declared the target names {', '.join(duplicates)} twice"
+            )
+        return implementation
+
+    # -- requests -----------------------------------------------------------------------
+
+    def request(
+        self, command: str, members: JsonObject, *, generation: int | None = None
+    ) -> JsonValue:
+        """Send one request and return its result (see the module's docstring for errors).
+
+        *generation*, for a request naming a handle, is :attr:`generation` when the handle
+        was made: a handle of a process that was restarted since is a fault, not a request.
+        """
+        self._flush_drops()
+        process = self._running(command, members)
+        message: JsonObject = {"seq": next(self._seqs), "cmd": command, **members}
+        self.last_request = describe_request(message)
+        if generation is not None and generation != self.starts:
+            raise HarnessFault(
+                self.command,
+                describe_request(message),
+                f"lost the object behind handle {members.get('handle')!r} when its process "
+                "was restarted",
+                restarted=False,
+            )
+        return self._outcome(message, self._round_trip(process, message))
+
+    def forget(self, command: str, handle: str, generation: int) -> None:
+        """Drop *handle* (``memory_drop`` or ``store_drop``) before the next request."""
+        # Called from finalizers, at any moment: only remember it here.
+        self._drops.append((command, handle, generation))
+
+    def _flush_drops(self) -> None:
+        while self._drops:
+            command, handle, generation = self._drops.pop(0)
+            if generation == self.starts and self._process is not None:
+                message: JsonObject = {"seq": next(self._seqs), "cmd": command, "handle": handle}
+                response = self._round_trip(self._process, message)
+                # A drop the harness skips or fails costs it memory at most; blaming the
+                # next, unrelated request for it would mislead.
+                with contextlib.suppress(HarnessSkippedError, HarnessOperationError):
+                    self._outcome(message, response)
+
+    def _running(self, command: str, members: JsonObject) -> HarnessProcess:
+        if self._process is None:
+            try:
+                self._launch()
+            except HarnessStartError as error:
+                message: JsonObject = {"seq": None, "cmd": command, **members}
+                raise HarnessFault(
+                    self.command,
+                    describe_request(message),
+                    f"could not be restarted: {error.detail}",
+                    restarted=False,
+                ) from error
+        assert self._process is not None  # noqa: S101 - set by _launch
+        return self._process
+
+    def _fault(
+        self,
+        kind: type[HarnessFault],
+        process: HarnessProcess,
+        message: JsonObject,
+        detail: str,
+        *,
+        kill: bool = True,
+    ) -> HarnessFault:
+        if kill:
+            process.kill()
+            if self._process is process:
+                self._process = None
+        return kind(self.command, describe_request(message), detail, restarted=kill)
+
+    def _round_trip(
+        self,
+        process: HarnessProcess,
+        message: JsonObject,
+        *,
+        timeout: float | None = None,
+        validate_response: bool = True,
+    ) -> JsonObject:
+        command = str(message["cmd"])
+        if self.validate:
+            found = _broken(message, schema_name(command, "request"))
+            if found:
+                raise self._fault(
+                    HarnessProtocolError,
+                    process,
+                    message,
+                    f"was not sent a request: the suite's own request breaks "
+                    f"{schema_name(command, 'request')}: {_violations_text(found)}",
+                    kill=False,
+                )
+        line = json.dumps(message, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+        limit = self.timeout if timeout is None else timeout
+        started = time.monotonic()
+        try:
+            process.send(line.encode("ascii") + b"\n", limit)
+            raw = process.receive(max(limit - (time.monotonic() - started), 0.0))
+        except OSError:
+            raw = None
+        except queue.Empty:
+            raw = None
+            process.timed_out = True
+        if process.timed_out:
+            raise self._fault(
+                HarnessTimeoutError, process, message, f"did not answer within {limit:g} s"
+            )
+        if raw is None:
+            status = process.exit_status()
+            tail = process.stderr_tail()
+            how = "closed its stdout" if status is None else f"exited with status {status}"
+            detail = f"{how} before answering" + (
+                f"; its stderr ended with:\n{tail}" if tail else ""
+            )
+            raise self._fault(HarnessCrashedError, process, message, detail)
+        return self._parsed(process, message, raw, validate_response=validate_response)
+
+    def _parsed(
+        self, process: HarnessProcess, message: JsonObject, raw: bytes, *, validate_response: bool
+    ) -> JsonObject:
+        try:
+            response = json.loads(raw.decode("utf-8"))
+        except ValueError as error:
+            raise self._fault(
+                HarnessProtocolError,
+                process,
+                message,
+                f"answered with a line that is not JSON ({error}): {_quote(repr(raw))}",
+            ) from None
+        if not isinstance(response, dict):
+            raise self._fault(
+                HarnessProtocolError,
+                process,
+                message,
+                f"answered with JSON that is not an object: {_quote(response)}",
+            )
+        if "seq" not in response or compact_json(response["seq"]) != compact_json(message["seq"]):
+            got = compact_json(response["seq"]) if "seq" in response else "no seq"
+            raise self._fault(
+                HarnessProtocolError,
+                process,
+                message,
+                f"answered with seq {got} where {compact_json(message['seq'])} was expected",
+            )
+        command = str(message["cmd"])
+        if self.validate and validate_response:
+            found = _broken(response, schema_name(command, "response"))
+            if found:
+                raise self._fault(
+                    HarnessProtocolError,
+                    process,
+                    message,
+                    f"answered with a response that breaks {schema_name(command, 'response')}: "
+                    f"{_violations_text(found)}",
+                    kill=False,
+                )
+        outcomes = [key for key in _OUTCOMES if key in response]
+        if len(outcomes) != 1:
+            raise self._fault(
+                HarnessProtocolError,
+                process,
+                message,
+                f"answered with {' and '.join(outcomes) or 'none'} of result, skipped and "
+                f"errored where exactly one belongs: {_quote(response)}",
+                kill=False,
+            )
+        return response
+
+    def _outcome(self, message: JsonObject, response: JsonObject) -> JsonValue:
+        request = describe_request(message)
+        if "skipped" in response:
+            skipped = response["skipped"]
+            reason = skipped.get("reason") if isinstance(skipped, dict) else None
+            raise HarnessSkippedError(request, str(reason))
+        if "errored" in response:
+            errored = response["errored"]
+            if not isinstance(errored, dict):
+                errored = {"message": _quote(errored)}
+            trace = errored.get("traceback")
+            raise HarnessOperationError(
+                f"{request} with {_inputs(message)}",
+                str(errored.get("message")),
+                trace if isinstance(trace, str) else None,
+            )
+        return response["result"]
+
+    def document(self, cls: type[T], value: JsonValue) -> T:
+        """The record *cls* from the last result; a protocol error if it is not one."""
+        try:
+            return from_json(cls, value)
+        except SchemaValidationError as error:
+            raise HarnessProtocolError(
+                self.command,
+                self.last_request,
+                f"answered with a result that is not a {cls.__name__} document: "
+                f"{_violations_text(error.violations)}",
+                restarted=False,
+            ) from error
+
+    def invalid_result(self, expected: str, value: JsonValue) -> HarnessProtocolError:
+        """The error for a last result of the wrong shape."""
+        return HarnessProtocolError(
+            self.command,
+            self.last_request,
+            f"answered with a result that is not {expected}: {_quote(value)}",
+            restarted=False,
+        )
+
+
+def _kill_quietly(holder: list[HarnessProcess | None]) -> None:
+    for process in holder:
+        if process is not None:
+            process.kill()

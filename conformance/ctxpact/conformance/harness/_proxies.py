@@ -1,0 +1,305 @@
+"""Python objects that carry out each call in a harness process.
+
+A proxy has the Python interface of its component (``ContextProjector``, ``CompactPolicy``,
+``AgentMemory``, summary parser, session store), so every check, and Hypothesis shrinking,
+runs through a harness unchanged: a call becomes one request, its result becomes the record
+the check expects.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Sequence
+
+from ctxpact.conformance.harness._connection import HarnessConnection
+from ctxpact.conformance.harness._errors import HarnessProtocolError
+from ctxpact.spec import (
+    AgentSessionSnapshot,
+    CompactResult,
+    ContextBudget,
+    ContextProjection,
+    JsonObject,
+    JsonValue,
+    MemorySnapshot,
+    ModelClient,
+    ModelPrompt,
+    ModelResult,
+    SchemaValidationError,
+    StructuredSummary,
+    copy_json,
+    to_json,
+)
+
+#: The most model calls one compaction may make through a harness.
+MAX_MODEL_CALLS = 64
+
+
+def _sequence(items: Sequence[JsonValue] | None) -> JsonValue:
+    if items is None:
+        return []
+    if isinstance(items, list | tuple):
+        return list(items)
+    return list(items)
+
+
+class ProjectorProxy:
+    """A ``ContextProjector`` whose ``project`` is a ``project`` request."""
+
+    def __init__(self, connection: HarnessConnection, target: str) -> None:
+        self._connection = connection
+        self._target = target
+
+    def project(
+        self, items: Sequence[JsonValue], budget: ContextBudget | None
+    ) -> ContextProjection:
+        """Project *items* under *budget* in the harness.
+
+        As in the Python binding (PRJ-1), *items* may be any sequence and ``None`` is an
+        empty list: the proxy is the Python binding of the harness's implementation.
+        """
+        result = self._connection.request(
+            "project",
+            {
+                "target": self._target,
+                "items": copy_json(_sequence(items)),
+                "budget": None if budget is None else to_json(budget),
+            },
+        )
+        return self._connection.document(ContextProjection, result)
+
+    def __repr__(self) -> str:
+        return f"ProjectorProxy({self._target!r} in {self._connection.command!r})"
+
+
+class SummaryParserProxy:
+    """A summary parser whose call is a ``parse_summary`` request."""
+
+    def __init__(self, connection: HarnessConnection, target: str) -> None:
+        self._connection = connection
+        self._target = target
+
+    def __call__(self, text: str) -> StructuredSummary:
+        """Parse *text* in the harness."""
+        result = self._connection.request("parse_summary", {"target": self._target, "text": text})
+        return self._connection.document(StructuredSummary, result)
+
+    def __repr__(self) -> str:
+        return f"SummaryParserProxy({self._target!r} in {self._connection.command!r})"
+
+
+class CompactPolicyProxy:
+    """A ``CompactPolicy`` whose calls are ``should_compact`` and ``compact`` requests.
+
+    The model client the suite gave the factory stays in this process. ``compact`` sends the
+    model's answers as a script: first none; whenever the harness reports a prompt beyond the
+    script, that prompt goes to the suite's model and the request is sent again with the
+    longer script, until the policy asked nothing unanswered. So the suite's model sees each
+    prompt once, in order, exactly as in process, and the harness needs no callback. The
+    policy must be deterministic, which the spec's policies are: a replay that asks anything
+    else is a protocol error.
+
+    Construction is the Python binding's, so the proxy keeps its rule: an ``llm`` policy
+    needs a model client (LLM-1) and refuses ``None``, as the reference does.
+    """
+
+    def __init__(
+        self,
+        connection: HarnessConnection,
+        target: str,
+        policy: JsonObject,
+        model_client: ModelClient | None,
+    ) -> None:
+        if policy.get("kind") == "llm" and model_client is None:
+            raise TypeError(f"Expected a model client for the llm policy {target} but got None")
+        self._connection = connection
+        self._target = target
+        self._policy = policy
+        self._model_client = model_client
+
+    def should_compact(self, snapshot: MemorySnapshot) -> bool:
+        """Ask the harness's policy whether it would compact *snapshot* now."""
+        result = self._connection.request(
+            "should_compact",
+            {"target": self._target, "policy": self._policy, "snapshot": to_json(snapshot)},
+        )
+        if not isinstance(result, bool):
+            raise self._connection.invalid_result("a boolean", result)
+        return result
+
+    def compact(self, snapshot: MemorySnapshot) -> CompactResult:
+        """Compact *snapshot* with the harness's policy, answering its model calls here."""
+        document = to_json(snapshot)
+        responses: list[JsonValue] = []
+        asked: list[JsonValue] = []
+        for _ in range(MAX_MODEL_CALLS + 1):
+            result = self._connection.request(
+                "compact",
+                {
+                    "target": self._target,
+                    "policy": self._policy,
+                    "snapshot": document,
+                    "model": {"responses": list(responses)},
+                },
+            )
+            compacted, prompts = self._compacted(result)
+            if prompts[: len(asked)] != asked:
+                raise self._replay_error(asked, prompts)
+            if len(prompts) <= len(responses):
+                return self._connection.document(CompactResult, compacted)
+            prompt = prompts[len(responses)]
+            asked.append(prompt)
+            responses.append(self._answer(prompt))
+        raise self._connection.invalid_result(
+            f"a compaction with at most {MAX_MODEL_CALLS} model calls", len(asked)
+        )
+
+    def _compacted(self, result: JsonValue) -> tuple[JsonValue, list[JsonValue]]:
+        if (
+            not isinstance(result, dict)
+            or set(result) != {"result", "prompts"}
+            or not isinstance(result["prompts"], list)
+        ):
+            raise self._connection.invalid_result("an object with result and prompts", result)
+        return result["result"], result["prompts"]
+
+    def _replay_error(
+        self, asked: list[JsonValue], prompts: list[JsonValue]
+    ) -> HarnessProtocolError:
+        return self._connection.invalid_result(
+            f"the same prompts when replayed (the policy must be deterministic): it asked "
+            f"{len(prompts)} prompt(s) where the earlier run asked {len(asked)}, first "
+            "difference",
+            next(
+                (p for p, a in zip(prompts, asked, strict=False) if p != a),
+                prompts[len(asked) :] or None,
+            ),
+        )
+
+    def _answer(self, prompt: JsonValue) -> JsonValue:
+        prompt_record = self._connection.document(ModelPrompt, prompt)
+        if self._model_client is None:
+            return {"error": "no model client was given to this policy"}
+        try:
+            answer: ModelResult | None = self._model_client.create(prompt_record)
+        except Exception as error:  # noqa: BLE001 - the harness's model raises it in turn
+            return {"error": f"{type(error).__name__}: {error}"}
+        if answer is None:
+            return None
+        try:
+            return to_json(answer)
+        except (TypeError, SchemaValidationError) as error:
+            return {"error": f"the model returned no ModelResult: {error}"}
+
+    def __repr__(self) -> str:
+        return f"CompactPolicyProxy({self._target!r} in {self._connection.command!r})"
+
+
+class _Held:
+    """An object living in the harness, created on first use and dropped when collected."""
+
+    _new: str
+    _call: str
+    _drop: str
+
+    def __init__(self, connection: HarnessConnection, target: str) -> None:
+        self._connection = connection
+        self._target = target
+        self._handle: str | None = None
+        self._generation = 0
+
+    def _invoke(self, method: str, *args: JsonValue) -> JsonValue:
+        if self._handle is None:
+            created = self._connection.request(self._new, {"target": self._target})
+            handle = created.get("handle") if isinstance(created, dict) else None
+            if not isinstance(handle, str):
+                raise self._connection.invalid_result("an object with a string handle", created)
+            self._handle, self._generation = handle, self._connection.generation
+            weakref.finalize(self, self._connection.forget, self._drop, handle, self._generation)
+        return self._connection.request(
+            self._call,
+            {"handle": self._handle, "method": method, "args": [copy_json(a) for a in args]},
+            generation=self._generation,
+        )
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._target!r}, handle {self._handle!r})"
+
+
+class AgentMemoryProxy(_Held):
+    """An ``AgentMemory`` living in the harness: each call is a ``memory_call`` request."""
+
+    _new, _call, _drop = "memory_new", "memory_call", "memory_drop"
+
+    def add_user_input(self, value: JsonValue) -> None:
+        """Append the user's input."""
+        self._invoke("add_user_input", value)
+
+    def add_output_items(self, items: Sequence[JsonValue]) -> None:
+        """Append the model's output items.
+
+        Anything but a list or a tuple goes to the harness as it is, for it to refuse.
+        """
+        self._invoke("add_output_items", copy_json(items))
+
+    def add_tool_output(self, call_id: str, output: str | None) -> None:
+        """Append a tool result for the call *call_id*."""
+        self._invoke("add_tool_output", call_id, output)
+
+    def get_items(self) -> list[JsonValue]:
+        """The items a prompt is built from."""
+        result = self._invoke("get_items")
+        if not isinstance(result, list):
+            raise self._connection.invalid_result("an array of items", result)
+        return result
+
+    def get_summary(self) -> str | None:
+        """The current summary, or ``None``."""
+        result = self._invoke("get_summary")
+        if result is not None and not isinstance(result, str):
+            raise self._connection.invalid_result("a string or null", result)
+        return result
+
+    def set_summary(self, summary: str | None) -> None:
+        """Replace the summary."""
+        self._invoke("set_summary", summary)
+
+    def clear(self) -> None:
+        """Remove every item and the summary."""
+        self._invoke("clear")
+
+    def snapshot(self) -> MemorySnapshot:
+        """The raw items and the summary."""
+        return self._connection.document(MemorySnapshot, self._invoke("snapshot"))
+
+    def restore(self, snapshot: MemorySnapshot | None) -> None:
+        """Replace the items and the summary with the snapshot's."""
+        self._invoke("restore", None if snapshot is None else to_json(snapshot))
+
+
+class SessionStoreProxy(_Held):
+    """A session store living in the harness: each call is a ``store_call`` request."""
+
+    _new, _call, _drop = "store_new", "store_call", "store_drop"
+
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        """Store *snapshot* under its session id."""
+        self._invoke("save", to_json(snapshot))
+
+    def load(self, session_id: str) -> AgentSessionSnapshot | None:
+        """The stored snapshot of *session_id*, or ``None``."""
+        result = self._invoke("load", session_id)
+        return None if result is None else self._connection.document(AgentSessionSnapshot, result)
+
+    def delete(self, session_id: str) -> bool:
+        """Remove the session; whether there was one."""
+        result = self._invoke("delete", session_id)
+        if not isinstance(result, bool):
+            raise self._connection.invalid_result("a boolean", result)
+        return result
+
+    def session_ids(self) -> list[str]:
+        """The ids of every stored session."""
+        result = self._invoke("session_ids")
+        if not isinstance(result, list) or not all(isinstance(i, str) for i in result):
+            raise self._connection.invalid_result("an array of strings", result)
+        return [str(i) for i in result]
