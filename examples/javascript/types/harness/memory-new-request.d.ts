@@ -1,0 +1,23 @@
+/* eslint-disable */
+/**
+ * Generated from schemas/harness/memory-new-request.schema.json by json-schema-to-typescript
+ * (examples/javascript/scripts/generate-types.mjs). Do not edit: run `npm run types`.
+ */
+
+/**
+ * Create a fresh, empty agent memory of a agent-memory target; the harness keeps it under a new handle until memory_drop.
+ */
+export interface MemoryNewRequest {
+  /**
+   * The request's id: any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
+   */
+  seq: unknown;
+  /**
+   * The command: memory_new.
+   */
+  cmd: 'memory_new';
+  /**
+   * The name of one of the targets the harness declared in its start response.
+   */
+  target: string;
+}

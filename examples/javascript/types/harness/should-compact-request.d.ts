@@ -1,0 +1,83 @@
+/* eslint-disable */
+/**
+ * Generated from schemas/harness/should-compact-request.schema.json by json-schema-to-typescript
+ * (examples/javascript/scripts/generate-types.mjs). Do not edit: run `npm run types`.
+ */
+
+/**
+ * Ask a compact-policy target whether it would compact a memory in this state (CMP-n).
+ */
+export interface ShouldCompactRequest {
+  /**
+   * The request's id: any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
+   */
+  seq: unknown;
+  /**
+   * The command: should_compact.
+   */
+  cmd: 'should_compact';
+  /**
+   * The name of one of the targets the harness declared in its start response.
+   */
+  target: string;
+  policy: TargetOptions;
+  snapshot: MemorySnapshot;
+}
+/**
+ * The policy's kind and parameters: the target's options from the start response, unchanged.
+ */
+export interface TargetOptions {
+  /**
+   * A compact policy's kind: llm (summarizes with a model, LLM-n clauses) or structured (StructuredSummaryCompactPolicy rules, no model).
+   */
+  kind?: 'llm' | 'structured';
+  /**
+   * An llm policy's keep-recent count: it compacts above this many items and keeps as many recent ones.
+   */
+  maxItems?: number;
+  budget?: ContextBudget;
+  /**
+   * false for a projector that does not apply Tier-1 and Tier-2 (DefaultContextProjector); absent: true.
+   */
+  tiers?: boolean;
+}
+/**
+ * A structured policy's budget.
+ */
+export interface ContextBudget {
+  /**
+   * Most items the projection may keep; null or absent: no item limit.
+   */
+  maxItems?: number | null;
+  /**
+   * Most approximate characters (SIZE) the projection aims for; null or absent: no character limit.
+   */
+  maxApproxChars?: number | null;
+  /**
+   * Number of leading items protected as the pinned prefix.
+   */
+  pinnedPrefixItems?: number;
+  /**
+   * Tier-1 keep-N: how many of the newest tool results keep their output; null or absent: Tier-1 off.
+   */
+  maxRecentToolResults?: number | null;
+  /**
+   * Tier-2 switch: clear reasoning items before the last user message.
+   */
+  trimOldReasoning?: boolean;
+}
+/**
+ * The memory to judge or compact.
+ */
+export interface MemorySnapshot {
+  /**
+   * The memory's items, oldest first.
+   *
+   * Items: One memory item: any JSON value. Structure-aware rules look only at JSON objects (messages, tool results, reasoning items); other values pass through unchanged (JSON-1).
+   */
+  items?: unknown[];
+  /**
+   * The memory's summary, or null when it has none.
+   */
+  summary?: string | null;
+}

@@ -1,0 +1,42 @@
+/* eslint-disable */
+/**
+ * Generated from schemas/model-result.schema.json by json-schema-to-typescript
+ * (examples/javascript/scripts/generate-types.mjs). Do not edit: run `npm run types`.
+ */
+
+/**
+ * A model's answer.
+ */
+export interface ModelResult {
+  /**
+   * The answer's text, or null.
+   */
+  outputText?: string | null;
+  /**
+   * Items to append to memory (assistant messages, tool-call messages, reasoning).
+   *
+   * Items: One memory item: any JSON value. Structure-aware rules look only at JSON objects (messages, tool results, reasoning items); other values pass through unchanged (JSON-1).
+   */
+  memoryItems?: unknown[];
+  /**
+   * Tools to call before the next step; none means this is the final answer.
+   */
+  toolCalls?: ToolCall[];
+}
+/**
+ * A tool call the model requested.
+ */
+export interface ToolCall {
+  /**
+   * The call's id; its tool result carries it as call_id.
+   */
+  callId: string;
+  /**
+   * The tool's name.
+   */
+  name: string;
+  /**
+   * The arguments as JSON text.
+   */
+  arguments: string;
+}
