@@ -673,13 +673,13 @@ def _file_store(context: CheckContext) -> tuple[SessionStore, Path]:
 
 
 @check(
-    "store.documents",
+    "store.documents-valid",
     component=Component.SESSION_STORE,
     claim=Claim.GENERIC,
     clauses=("JSON-14", "JSON-15", "SES-10"),
 )
-def documents(context: CheckContext) -> Callable[[], None]:
-    """Stored documents validate; absent optional members read as their defaults."""
+def documents_valid(context: CheckContext) -> Callable[[], None]:
+    """Every stored document validates against the schema and holds the snapshot saved."""
 
     @given(snapshot=sessions)
     @example(snapshot=FULL_SESSION)
@@ -709,9 +709,27 @@ def documents(context: CheckContext) -> Callable[[], None]:
             context.expect(
                 difference is None, f"the stored document holds another snapshot: {difference}"
             )
-            for written, expected in _minimal_documents(snapshot.session_id):
-                stored.write(snapshot.session_id, json.dumps(written))
-                _expect_loads(context, store, snapshot.session_id, _document(expected))
+
+    return test
+
+
+@check(
+    "store.documents-defaults",
+    component=Component.SESSION_STORE,
+    claim=Claim.GENERIC,
+    clauses=("JSON-15",),
+)
+def documents_defaults(context: CheckContext) -> Callable[[], None]:
+    """A stored document without its optional members loads with their schema defaults."""
+
+    def test() -> None:
+        session_id = "minimal"
+        with _stored_documents(context) as (store, stored):
+            store.save(AgentSessionSnapshot(session_id=session_id))
+            for written, expected in _minimal_documents(session_id):
+                context.record(stored=written)
+                stored.write(session_id, json.dumps(written))
+                _expect_loads(context, store, session_id, _document(expected))
 
     return test
 
@@ -1064,7 +1082,8 @@ CHECKS: tuple[Check, ...] = (
     copies,
     invalid_snapshot,
     resume_keeps_summary,
-    documents,
+    documents_valid,
+    documents_defaults,
     corrupt_document,
     file_names,
     file_atomic,

@@ -1,0 +1,586 @@
+"""A zoo of wrong session stores: the store checks fail each one, for the intended reason.
+
+Each member is a reference store with one thing perturbed. It names the clause it breaks,
+the check that must catch it and a fragment of the failure message that shows the check
+failed for that reason and not another. The reference stores pass every check.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import re
+import sqlite3
+import urllib.parse
+from collections.abc import Callable
+from pathlib import Path
+
+import attrs
+import pytest
+
+from ctxpact.conformance import (
+    CheckResult,
+    Claim,
+    Component,
+    Outcome,
+    Target,
+    profile_settings,
+    reference_targets,
+    run_check,
+)
+from ctxpact.conformance.checks import store
+from ctxpact.conformance.checks._stateful_support import nesting_depth
+from ctxpact.reference.memory._sqlite_support import Database
+from ctxpact.reference.session import (
+    DEFAULT_SESSION_TABLE,
+    CorruptSessionError,
+    FileSessionStore,
+    InMemorySessionStore,
+    SessionIdMismatchError,
+    SqliteSessionStore,
+)
+from ctxpact.spec import (
+    AgentSessionSnapshot,
+    JsonObject,
+    SchemaValidationError,
+    converter,
+    from_json,
+    to_json,
+)
+
+QUICK = profile_settings("quick")
+CLAIMS = frozenset({Claim.GENERIC})
+CHECKS = {check.id: check for check in store.CHECKS}
+
+#: Clauses the store checks cite that no single wrong store breaks on its own, and why.
+EXEMPT = {
+    "JSON-10": "defines identity, the yardstick of every comparison; stores that break it "
+    "break JSON-3 or JSON-5, which have members",
+    "SES-12": "says only where the in-process store keeps its documents; what can go wrong "
+    "there is SES-9 or SES-11, which have members",
+}
+
+
+# -- in-process stores with one thing wrong -------------------------------------------------
+
+
+class LastSavedForAnyId(InMemorySessionStore):
+    def __init__(self) -> None:
+        super().__init__()
+        self._last: AgentSessionSnapshot | None = None
+
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        super().save(snapshot)
+        self._last = snapshot
+
+    def load(self, session_id: str) -> AgentSessionSnapshot | None:  # noqa: ARG002 - the bug
+        return self._last
+
+
+class UnknownIdRaises(InMemorySessionStore):
+    def load(self, session_id: str) -> AgentSessionSnapshot | None:
+        loaded = super().load(session_id)
+        if loaded is None:
+            raise KeyError(session_id)
+        return loaded
+
+
+class UnknownIdIsEmpty(InMemorySessionStore):
+    def load(self, session_id: str) -> AgentSessionSnapshot | None:
+        return super().load(session_id) or AgentSessionSnapshot(session_id=session_id)
+
+
+class KeepsFirstSave(InMemorySessionStore):
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        if super().load(snapshot.session_id) is None:
+            super().save(snapshot)
+
+
+class LosesCompactResult(InMemorySessionStore):
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        super().save(attrs.evolve(snapshot, compact_result=None))
+
+
+class LosesSummary(InMemorySessionStore):
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        memory = attrs.evolve(snapshot.memory, summary=None)
+        super().save(attrs.evolve(snapshot, memory=memory))
+
+
+class SharesObjects(InMemorySessionStore):
+    """Keeps the caller's snapshot itself."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._kept: dict[str, AgentSessionSnapshot] = {}
+
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        super().save(snapshot)
+        self._kept[snapshot.session_id] = snapshot
+
+    def load(self, session_id: str) -> AgentSessionSnapshot | None:
+        return self._kept.get(session_id)
+
+
+class NormalisesItemsInPlace(InMemorySessionStore):
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        for item in snapshot.memory.items:
+            if isinstance(item, dict):
+                item.setdefault("type", "message")
+        super().save(snapshot)
+
+
+class SavesWithoutValidating(InMemorySessionStore):
+    """Keeps whatever it is given, JSON or not."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._kept: dict[str, AgentSessionSnapshot] = {}
+
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        self._kept[snapshot.session_id] = snapshot
+
+    def load(self, session_id: str) -> AgentSessionSnapshot | None:
+        return self._kept.get(session_id)
+
+
+class PathlessRefusals(InMemorySessionStore):
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        try:
+            super().save(snapshot)
+        except ValueError:
+            raise ValueError("invalid snapshot") from None
+
+
+class ConvertsWithoutTheSchema(InMemorySessionStore):
+    """Turns the snapshot into JSON but never validates the document against the schema."""
+
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        self._documents[snapshot.session_id] = to_json(snapshot)
+
+
+class RemovesBeforeSaving(InMemorySessionStore):
+    """Drops the old document first, so a refused save loses it."""
+
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        self._documents.pop(snapshot.session_id, None)
+        super().save(snapshot)
+
+
+class RefusesDeepItems(InMemorySessionStore):
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        if any(nesting_depth(item) > 100 for item in snapshot.memory.items):
+            raise ValueError("items may be nested 100 levels deep at most")
+        super().save(snapshot)
+
+
+class SortsMembers(InMemorySessionStore):
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        super().save(snapshot)
+        document = self._documents[snapshot.session_id]
+        self._documents[snapshot.session_id] = json.loads(json.dumps(document, sort_keys=True))
+
+
+def _int_if_integral(text: str) -> float | int:
+    number = float(text)
+    return int(number) if number.is_integer() else number
+
+
+class IntegralFloatsBecomeInts(InMemorySessionStore):
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        super().save(snapshot)
+        document = self._documents[snapshot.session_id]
+        self._documents[snapshot.session_id] = json.loads(
+            json.dumps(document), parse_float=_int_if_integral
+        )
+
+
+# -- file stores with one thing wrong ---------------------------------------------------------
+
+
+class SkipsCorruptFiles(FileSessionStore):
+    def load(self, session_id: str) -> AgentSessionSnapshot | None:
+        try:
+            return super().load(session_id)
+        except CorruptSessionError:
+            return None
+
+
+class NoSessionIdCheck(FileSessionStore):
+    def load(self, session_id: str) -> AgentSessionSnapshot | None:
+        try:
+            return super().load(session_id)
+        except SessionIdMismatchError:
+            text = self.path_for(session_id).read_text(encoding="utf-8")
+            return from_json(AgentSessionSnapshot, json.loads(text))
+
+
+class EmptyFileIsNone(FileSessionStore):
+    def load(self, session_id: str) -> AgentSessionSnapshot | None:
+        path = self.path_for(session_id)
+        if path.exists() and not path.read_bytes():
+            return None
+        return super().load(session_id)
+
+
+class NamelessErrors(FileSessionStore):
+    def load(self, session_id: str) -> AgentSessionSnapshot | None:
+        try:
+            return super().load(session_id)
+        except CorruptSessionError as error:
+            raise SchemaValidationError(error.violations) from None
+
+
+class PlainValueErrors(FileSessionStore):
+    def load(self, session_id: str) -> AgentSessionSnapshot | None:
+        try:
+            return super().load(session_id)
+        except CorruptSessionError as error:
+            raise ValueError(str(error)) from None
+
+
+class ReadsWithoutTheSchema(FileSessionStore):
+    """Builds the record straight from the JSON: its own validators speak, not the schema."""
+
+    def load(self, session_id: str) -> AgentSessionSnapshot | None:
+        path = self.path_for(session_id)
+        try:
+            document = json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+        except ValueError:
+            return super().load(session_id)
+        if document is None:
+            return None
+        return converter.structure(document, AgentSessionSnapshot)
+
+
+class WritesExtraMembers(FileSessionStore):
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        super().save(snapshot)
+        path = self.path_for(snapshot.session_id)
+        document = json.loads(path.read_text(encoding="utf-8"))
+        document["savedAt"] = 1
+        path.write_text(json.dumps(document), encoding="utf-8")
+
+
+class WritesEmptyIndices(FileSessionStore):
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        super().save(snapshot)
+        path = self.path_for(snapshot.session_id)
+        document = json.loads(path.read_text(encoding="utf-8"))
+        report = (document.get("compactResult") or {}).get("contextReport")
+        if isinstance(report, dict):
+            for name in ("droppedIndices", "clearedIndices"):
+                if report.get(name) is None:
+                    report[name] = []
+        path.write_text(json.dumps(document), encoding="utf-8")
+
+
+class RequiresEveryMember(FileSessionStore):
+    def load(self, session_id: str) -> AgentSessionSnapshot | None:
+        path = self.path_for(session_id)
+        if path.exists():
+            document: JsonObject = json.loads(path.read_text(encoding="utf-8"))
+            for name in ("memory", "compactResult"):
+                if name not in document:
+                    raise KeyError(name)
+        return super().load(session_id)
+
+
+class KeepsCaseInNames(FileSessionStore):
+    def path_for(self, session_id: str) -> Path:
+        super().path_for(session_id)  # the same refusals
+        return self.directory / f"{urllib.parse.quote(session_id, safe='')}.json"
+
+
+class WritesInPlace(FileSessionStore):
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        path = self.path_for(snapshot.session_id)
+        if path.exists():
+            path.write_text(json.dumps(to_json(snapshot)), encoding="utf-8")
+        else:
+            super().save(snapshot)
+
+
+class NeedsTheDirectory(FileSessionStore):
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        if not self.directory.is_dir():
+            raise FileNotFoundError(f"no directory {self.directory}")
+        super().save(snapshot)
+
+
+# -- SQLite stores with one thing wrong ------------------------------------------------------
+
+
+class AcceptsAnyTable(SqliteSessionStore):
+    def __init__(self, database: Database, *, table: str = DEFAULT_SESSION_TABLE) -> None:
+        super().__init__(database, table=re.sub(r"\W", "_", table) or "fallback")
+
+
+class LeavesItsTransactionOpen(SqliteSessionStore):
+    """Saves inside a transaction it never commits (on a borrowed connection)."""
+
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        super().save(snapshot)
+        connection: sqlite3.Connection = self._connection
+        if not self._owns_connection:
+            connection.execute("BEGIN")
+
+
+def _in_memory(cls: type[InMemorySessionStore]) -> Callable[[Path], object]:
+    return lambda _: cls()
+
+
+def _sqlite(cls: type[SqliteSessionStore]) -> Callable[[Path], object]:
+    return lambda _: cls(":memory:")
+
+
+@attrs.frozen
+class WrongStore:
+    """One member of the zoo: what it is, what it breaks, and what must say so."""
+
+    name: str
+    build: Callable[[Path], object]
+    breaks: str
+    caught_by: str
+    reason: str
+
+
+ZOO = (
+    WrongStore(
+        "last-saved-for-any-id",
+        _in_memory(LastSavedForAnyId),
+        "SES-9",
+        "store.model-based",
+        "differs from the snapshot saved last: at $.sessionId",
+    ),
+    WrongStore(
+        "unknown-id-raises", _in_memory(UnknownIdRaises), "SES-9", "store.model-based", "KeyError"
+    ),
+    WrongStore(
+        "keeps-first-save",
+        _in_memory(KeepsFirstSave),
+        "SES-9",
+        "store.model-based",
+        "differs from the snapshot saved last",
+    ),
+    WrongStore(
+        "loses-compact-result",
+        _in_memory(LosesCompactResult),
+        "SES-1",
+        "store.round-trip",
+        "$.compactResult",
+    ),
+    WrongStore(
+        "resume-loses-compact-result",
+        _in_memory(LosesCompactResult),
+        "SES-8",
+        "store.resume-keeps-summary",
+        "the resumed session's snapshot differs",
+    ),
+    WrongStore(
+        "loses-summary",
+        _in_memory(LosesSummary),
+        "MEM-10",
+        "store.resume-keeps-summary",
+        "restore through the store lost the summary",
+    ),
+    WrongStore(
+        "refuses-deep-items",
+        _in_memory(RefusesDeepItems),
+        "JSON-8",
+        "store.round-trip",
+        "it holds an item nested 256 levels deep; JSON-8",
+    ),
+    WrongStore(
+        "sorts-members",
+        _in_memory(SortsMembers),
+        "JSON-3",
+        "store.round-trip",
+        "JSON-3: member order is kept",
+    ),
+    WrongStore(
+        "integral-floats-become-ints",
+        _in_memory(IntegralFloatsBecomeInts),
+        "JSON-5",
+        "store.round-trip",
+        "JSON-5: 1 and 1.0 are different items",
+    ),
+    WrongStore(
+        "shares-objects",
+        _in_memory(SharesObjects),
+        "SES-11",
+        "store.copies",
+        "differs from the snapshot saved last",
+    ),
+    WrongStore(
+        "normalises-items-in-place",
+        _in_memory(NormalisesItemsInPlace),
+        "JSON-16",
+        "store.copies",
+        "save() changed the snapshot it was given",
+    ),
+    WrongStore(
+        "saves-without-validating",
+        _in_memory(SavesWithoutValidating),
+        "JSON-9",
+        "store.invalid-snapshot",
+        "save() accepted a snapshot with a set inside an item",
+    ),
+    WrongStore(
+        "pathless-refusals",
+        _in_memory(PathlessRefusals),
+        "JSON-11",
+        "store.invalid-snapshot",
+        "without naming the JSON path",
+    ),
+    WrongStore(
+        "converts-without-the-schema",
+        _in_memory(ConvertsWithoutTheSchema),
+        "JSON-14",
+        "store.invalid-snapshot",
+        "save() accepted a snapshot with a summary that is a number",
+    ),
+    WrongStore(
+        "removes-before-saving",
+        _in_memory(RemovesBeforeSaving),
+        "SES-10",
+        "store.invalid-snapshot",
+        "load('kept') returned None instead of the saved snapshot",
+    ),
+    WrongStore(
+        "skips-corrupt-files",
+        SkipsCorruptFiles,
+        "SES-10",
+        "store.corrupt-document",
+        "instead of raising",
+    ),
+    WrongStore(
+        "no-session-id-check",
+        NoSessionIdCheck,
+        "SES-10",
+        "store.corrupt-document",
+        "loading another session's document returned",
+    ),
+    WrongStore(
+        "nameless-errors", NamelessErrors, "SES-10", "store.corrupt-document", "does not name"
+    ),
+    WrongStore(
+        "reads-without-the-schema",
+        ReadsWithoutTheSchema,
+        "JSON-14",
+        "store.corrupt-document",
+        "loading a document that breaks the schema returned",
+    ),
+    WrongStore(
+        "empty-file-is-none",
+        EmptyFileIsNone,
+        "SES-15",
+        "store.corrupt-document",
+        "loading an empty file returned",
+    ),
+    WrongStore(
+        "writes-extra-members",
+        WritesExtraMembers,
+        "JSON-14",
+        "store.documents-valid",
+        "the stored document breaks the schema",
+    ),
+    WrongStore(
+        "writes-empty-indices",
+        WritesEmptyIndices,
+        "JSON-15",
+        "store.documents-valid",
+        "never an empty array",
+    ),
+    WrongStore(
+        "requires-every-member",
+        RequiresEveryMember,
+        "JSON-15",
+        "store.documents-defaults",
+        "KeyError",
+    ),
+    WrongStore(
+        "keeps-case-in-names", KeepsCaseInNames, "SES-13", "store.file-names", "is not in the file"
+    ),
+    WrongStore(
+        "writes-in-place",
+        WritesInPlace,
+        "SES-14",
+        "store.file-atomic",
+        "rewrote the session's file in place",
+    ),
+    WrongStore(
+        "needs-the-directory", NeedsTheDirectory, "SES-14", "store.file-atomic", "FileNotFoundError"
+    ),
+    WrongStore(
+        "accepts-any-table",
+        _sqlite(AcceptsAnyTable),
+        "SES-16",
+        "store.sqlite-table",
+        "the table name '' was accepted",
+    ),
+    WrongStore(
+        "leaves-its-transaction-open",
+        _sqlite(LeavesItsTransactionOpen),
+        "SES-16",
+        "store.sqlite-table",
+        "transaction still open",
+    ),
+)
+
+
+def test_every_clause_the_store_checks_cite_has_a_wrong_store() -> None:
+    cited = {clause for check in store.CHECKS for clause in check.clauses}
+    broken = {wrong.breaks for wrong in ZOO}
+    assert cited - broken - EXEMPT.keys() == set()
+    assert EXEMPT.keys() <= cited, "an exemption names a clause no store check cites"
+
+
+def test_each_wrong_store_breaks_a_clause_its_check_cites() -> None:
+    names = [wrong.name for wrong in ZOO]
+    assert len(names) == len(set(names))
+    for wrong in ZOO:
+        assert wrong.breaks in CHECKS[wrong.caught_by].clauses, wrong.name
+
+
+@pytest.mark.parametrize("wrong", ZOO, ids=lambda wrong: wrong.name)
+def test_the_intended_check_fails_for_the_intended_reason(
+    wrong: WrongStore, tmp_path: Path
+) -> None:
+    counter = itertools.count()
+    result = run_check(
+        CHECKS[wrong.caught_by],
+        factory=lambda: wrong.build(tmp_path / str(next(counter))),
+        claims=CLAIMS,
+        settings=QUICK,
+    )
+    assert result.outcome is Outcome.FAIL, result.message
+    assert wrong.reason in result.message, result.message
+    assert result.counterexample is not None
+
+
+def _store_targets() -> dict[str, Target]:
+    return {t.name: t for t in reference_targets() if t.component is Component.SESSION_STORE}
+
+
+@functools.cache
+def _reference_result(target_name: str, check_id: str) -> CheckResult:
+    target = _store_targets()[target_name]
+    return run_check(CHECKS[check_id], factory=target.factory, claims=target.claims, settings=QUICK)
+
+
+@pytest.mark.parametrize("target_name", sorted(_store_targets()))
+@pytest.mark.parametrize("check_id", sorted(CHECKS))
+def test_the_reference_stores_pass(target_name: str, check_id: str) -> None:
+    result = _reference_result(target_name, check_id)
+    if result.outcome is Outcome.SKIP:
+        assert re.search(r"not a file store|not an SQLite store|cannot read them", result.message)
+        return
+    assert result.outcome is Outcome.PASS, result.message
+
+
+@pytest.mark.parametrize("check_id", sorted(CHECKS))
+def test_every_store_check_runs_on_some_reference_store(check_id: str) -> None:
+    outcomes = {_reference_result(name, check_id).outcome for name in _store_targets()}
+    assert Outcome.PASS in outcomes
