@@ -1,0 +1,146 @@
+"""The wrapped framework trimmers as conformance targets, for the compliance matrix."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Final
+
+from ctxpact.conformance._model import Claim, Component, ExpectedFailure
+from ctxpact.conformance._target import Target
+
+#: The generic checks each framework's trimmer is known to fail, and why (strict: a check
+#: that starts passing fails the run, so a framework upgrade that fixes one is noticed).
+_NO_PREFIX = ExpectedFailure(
+    check_id="projector.pinned-prefix", reason="no setting pins the first items"
+)
+_NEWEST = ExpectedFailure(
+    check_id="projector.newest-item", reason="drops the newest item when it alone is over budget"
+)
+_SYSTEM_OVER = ExpectedFailure(
+    check_id="projector.max-items", reason="include_system keeps the system message over budget"
+)
+_INSERTS = ExpectedFailure(
+    check_id="projector.order-preserving", reason="inserts a 'Skipped N messages.' user message"
+)
+_INSERTS_REPORT = ExpectedFailure(
+    check_id="projector.report", reason="no position report can describe an inserted message"
+)
+_HEAD_AND_TAIL = ExpectedFailure(
+    check_id="projector.max-items", reason="head + tail + placeholder; head and tail at least 1"
+)
+_HEAD_PINS = ExpectedFailure(
+    check_id="projector.pinned-prefix", reason="the head drops a trailing function-call message"
+)
+_TAIL_RESULT = ExpectedFailure(
+    check_id="projector.newest-item", reason="the tail drops a leading result message"
+)
+_NO_TRIM_POINT = ExpectedFailure(
+    check_id="projector.max-items", reason="without a valid trim point everything is kept"
+)
+
+#: The adapter modules, by the extra that installs their framework.
+FRAMEWORK_MODULES: Final = {
+    "langchain": "ctxpact.conformance.adapters.langchain",
+    "autogen": "ctxpact.conformance.adapters.autogen",
+    "strands": "ctxpact.conformance.adapters.strands",
+}
+
+
+def _langchain() -> tuple[Target, ...]:
+    from ctxpact.conformance.adapters import langchain  # noqa: PLC0415 - optional framework
+
+    def target(name: str, known: tuple[ExpectedFailure, ...], **options: object) -> Target:
+        return Target(
+            name=f"langchain-core:{name}",
+            component=Component.PROJECTOR,
+            factory=lambda: langchain.TrimMessagesProjector(**options),  # type: ignore[arg-type]
+            claims=(Claim.GENERIC,),
+            expected_failures=known,
+            version=langchain.VERSION,
+        )
+
+    return (
+        target(
+            'trim_messages(strategy="last")',
+            (_SYSTEM_OVER, _NO_PREFIX, _NEWEST),
+            strategy="last",
+        ),
+        target('trim_messages(strategy="first")', (_NO_PREFIX, _NEWEST), strategy="first"),
+        target(
+            'trim_messages(strategy="last", start_on="human", include_system=True)',
+            (_SYSTEM_OVER, _NO_PREFIX, _NEWEST),
+            strategy="last",
+            start_on="human",
+            include_system=True,
+        ),
+    )
+
+
+def _autogen() -> tuple[Target, ...]:
+    from ctxpact.conformance.adapters import autogen  # noqa: PLC0415 - optional framework
+
+    def without_placeholder() -> autogen.HeadAndTailContextProjector:
+        return autogen.HeadAndTailContextProjector(keep_placeholder=False)
+
+    return tuple(
+        Target(
+            name=f"autogen-core:{name}",
+            component=Component.PROJECTOR,
+            factory=factory,
+            claims=(Claim.GENERIC,),
+            expected_failures=known,
+            version=autogen.VERSION,
+        )
+        for name, factory, known in (
+            ("BufferedChatCompletionContext", autogen.BufferedContextProjector, (_NO_PREFIX,)),
+            (
+                "HeadAndTailChatCompletionContext",
+                autogen.HeadAndTailContextProjector,
+                (_INSERTS, _HEAD_AND_TAIL, _HEAD_PINS, _TAIL_RESULT, _INSERTS_REPORT),
+            ),
+            (
+                "HeadAndTailChatCompletionContext (placeholder left out)",
+                without_placeholder,
+                (_HEAD_AND_TAIL, _HEAD_PINS, _TAIL_RESULT),
+            ),
+        )
+    )
+
+
+def _strands() -> tuple[Target, ...]:
+    from ctxpact.conformance.adapters import strands  # noqa: PLC0415 - optional framework
+
+    return (
+        Target(
+            name="strands-agents:SlidingWindowConversationManager",
+            component=Component.PROJECTOR,
+            factory=strands.SlidingWindowProjector,
+            claims=(Claim.GENERIC,),
+            expected_failures=(_NO_TRIM_POINT,),
+            version=strands.VERSION,
+        ),
+    )
+
+
+_BUILDERS = {"langchain": _langchain, "autogen": _autogen, "strands": _strands}
+
+
+def framework_targets(*, required: bool = False) -> tuple[Target, ...]:
+    """Every wrapped trimmer whose framework is installed, claiming *generic* only.
+
+    Each carries the generic checks it is known to fail as strict expected failures;
+    none claims pair integrity, which each of them can break (see docs/compliance.md).
+
+    With *required*, a missing framework raises its
+    :class:`~ctxpact.conformance.adapters.MissingFrameworkError` instead of being skipped.
+    """
+    targets: list[Target] = []
+    for extra, module in FRAMEWORK_MODULES.items():
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            if required:
+                raise
+            continue
+        targets.extend(_BUILDERS[extra]())
+    return tuple(targets)

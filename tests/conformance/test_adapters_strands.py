@@ -1,0 +1,255 @@
+"""The Strands adapter: conversions both ways and the sliding window as a projector."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+pytest.importorskip("strands")
+
+from hypothesis import example, given
+from strands.types.content import Message
+
+from ctxpact.conformance import Outcome, check_target
+from ctxpact.conformance.adapters import (
+    UnsupportedItemError,
+    UnsupportedMessageError,
+    framework_targets,
+)
+from ctxpact.conformance.adapters import strands as sa
+from ctxpact.conformance.strategies import transcripts
+from ctxpact.spec import ContextBudget, ContextProjection, JsonValue, compact_json
+
+# -- helpers (each adapter's test module has its own copy: the modules skip independently) --
+
+
+def text(value: str) -> JsonValue:
+    return {"type": "input_text", "text": value}
+
+
+def user(value: str) -> JsonValue:
+    return {"type": "message", "role": "user", "content": [text(value)]}
+
+
+def tool_result(call_id: str, output: JsonValue) -> JsonValue:
+    return {"type": "function_call_output", "call_id": call_id, "output": output}
+
+
+def chat_call(call_id: str, name: str = "read_file") -> JsonValue:
+    call: JsonValue = {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": name, "arguments": "{}"},
+    }
+    return {"type": "message", "role": "assistant", "tool_calls": [call]}
+
+
+#: Two turns, each a call and its result; trimming to the newest item orphans the last result.
+PAIRED: list[JsonValue] = [
+    user("go"),
+    chat_call("c1"),
+    tool_result("c1", "x" * 30),
+    user("again"),
+    chat_call("c2", "grep"),
+    tool_result("c2", "y" * 30),
+]
+
+
+def carried(convert: Callable[[list[JsonValue]], object], item: JsonValue) -> bool:
+    try:
+        convert([item])
+    except UnsupportedItemError:
+        return False
+    return True
+
+
+def orphans(items: list[JsonValue], projection: ContextProjection) -> list[int]:
+    """Source positions of kept tool results whose call (by call id, earlier) was dropped."""
+    dropped = set(projection.report.dropped_indices or ())
+    found = []
+    for position, item in enumerate(items):
+        if not (isinstance(item, dict) and item.get("type") == "function_call_output"):
+            continue
+        calls = [
+            index
+            for index in range(position)
+            if f'"id":"{item["call_id"]}"' in compact_json(items[index])
+            or f'"call_id":"{item["call_id"]}"' in compact_json(items[index])
+        ]
+        if position not in dropped and calls and calls[-1] in dropped:
+            found.append(position)
+    return found
+
+
+def check_known_findings(name: str) -> None:
+    """The target passes every generic check but its declared, strict expected failures."""
+    (target,) = [t for t in framework_targets() if t.name == name]
+    report = check_target(target, profile="quick")
+    assert report.ok, [(r.check_id, r.message) for r in report.failures]
+    xfailed = {r.check_id for r in report.results if r.outcome is Outcome.XFAIL}
+    assert xfailed == {e.check_id for e in target.expected_failures}
+
+
+def tool_use(call_id: str, name: str = "read_file") -> JsonValue:
+    return {"type": "tool_use", "id": call_id, "name": name, "input": {"path": "a.txt"}}
+
+
+def assistant(*parts: JsonValue) -> JsonValue:
+    return {"type": "message", "role": "assistant", "content": list(parts)}
+
+
+EVERY_SHAPE: list[JsonValue] = [
+    user("read a.txt"),
+    assistant(text("reading"), tool_use("t1"), tool_use("t2", "ls")),
+    tool_result("t1", "alpha 🙂"),
+    tool_result("t2", {"files": ["a", "b"], "count": 2.5}),
+    tool_result("t3", None),
+    assistant(text("done")),
+]
+SLIDING = "strands-agents:SlidingWindowConversationManager"
+
+
+def _identical(left: list[JsonValue], right: list[JsonValue]) -> bool:
+    return compact_json(left) == compact_json(right)
+
+
+@given(items=transcripts())
+@example(items=EVERY_SHAPE)
+def test_a_round_trip_gives_identical_items_or_names_what_it_cannot_carry(
+    items: list[JsonValue],
+) -> None:
+    error: UnsupportedItemError | None = None
+    messages = []
+    try:
+        messages = sa.to_strands(items)
+    except UnsupportedItemError as raised:
+        error = raised
+    if error is not None:
+        assert 0 <= error.index < len(items)
+        assert error.item is items[error.index]
+        assert f"at $[{error.index}]: {error.reason}" in str(error)
+        return
+    assert _identical(sa.from_strands(messages), items)
+
+
+@given(items=transcripts().map(lambda items: [i for i in items if carried(sa.to_strands, i)]))
+@example(items=EVERY_SHAPE)
+def test_carried_items_come_back_identical(items: list[JsonValue]) -> None:
+    assert _identical(sa.from_strands(sa.to_strands(items)), items)
+
+
+def test_items_become_converse_messages() -> None:
+    messages = sa.to_strands(EVERY_SHAPE)
+    assert messages[1] == {
+        "role": "assistant",
+        "content": [
+            {"text": "reading"},
+            {"toolUse": {"toolUseId": "t1", "name": "read_file", "input": {"path": "a.txt"}}},
+            {"toolUse": {"toolUseId": "t2", "name": "ls", "input": {"path": "a.txt"}}},
+        ],
+    }
+    assert messages[3]["content"][0]["toolResult"]["content"] == [
+        {"json": {"files": ["a", "b"], "count": 2.5}}
+    ]
+
+
+def test_one_message_of_several_results_reads_as_several_items() -> None:
+    message: Message = {
+        "role": "user",
+        "content": [
+            {"toolResult": {"toolUseId": "a", "content": [{"text": "1"}], "status": "success"}},
+            {"toolResult": {"toolUseId": "b", "content": [{"text": "2"}], "status": "success"}},
+        ],
+    }
+    assert sa.from_strands([message]) == [tool_result("a", "1"), tool_result("b", "2")]
+
+
+@pytest.mark.parametrize(
+    ("item", "reason"),
+    [
+        ({"type": "message", "role": "system", "content": [text("x")]}, 'role "system"'),
+        ({"type": "message", "role": "user", "content": "x"}, "not an array of parts"),
+        (
+            {
+                "type": "message",
+                "role": "assistant",
+                "tool_calls": [
+                    {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+                ],
+            },
+            "members ['content'] are missing",
+        ),
+        (
+            {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"},
+            "function_call",
+        ),
+        (user("x") | {"content": [tool_use("t")]}, "content[0] is"),  # type: ignore[operator]
+    ],
+)
+def test_what_strands_cannot_carry_is_named(item: JsonValue, reason: str) -> None:
+    with pytest.raises(UnsupportedItemError, match=r"at \$\[1\]") as raised:
+        sa.to_strands([user("first"), item])
+    assert reason in raised.value.reason
+
+
+@pytest.mark.parametrize(
+    ("message", "reason"),
+    [
+        ({"role": "user", "content": [{"image": {"format": "png"}}]}, "['image'] block"),
+        (
+            {
+                "role": "user",
+                "content": [
+                    {
+                        "toolResult": {
+                            "toolUseId": "t",
+                            "content": [{"text": "x"}],
+                            "status": "error",
+                        }
+                    }
+                ],
+            },
+            'status "error"',
+        ),
+        ({"role": "user", "content": [{"text": "x"}], "metadata": {}}, "['metadata']"),
+    ],
+)
+def test_what_ctxpact_cannot_carry_is_named(message: Message, reason: str) -> None:
+    with pytest.raises(UnsupportedMessageError, match=r"at \[1\]") as raised:
+        sa.from_strands([{"role": "user", "content": [{"text": "first"}]}, message])
+    assert reason in raised.value.reason
+
+
+# -- the sliding window as a projector ----------------------------------------------------
+
+
+def test_the_window_starts_at_a_user_message_or_a_call_and_keeps_pairs() -> None:
+    # No plain user message after position 1: the fallback cuts before the toolUse message.
+    projection = sa.SlidingWindowProjector().project(EVERY_SHAPE, ContextBudget(max_items=5))
+    assert projection.items == tuple(EVERY_SHAPE[1:])
+    assert orphans(EVERY_SHAPE, projection) == []
+    items = [*EVERY_SHAPE, user("next")]
+    projection = sa.SlidingWindowProjector().project(items, ContextBudget(max_items=3))
+    assert projection.items == (items[-1],)
+    assert orphans(items, projection) == []
+
+
+def test_without_a_trim_point_the_window_keeps_everything() -> None:
+    items = [assistant(text(str(n))) for n in range(6)]
+    projection = sa.SlidingWindowProjector().project(items, ContextBudget(max_items=2))
+    assert len(projection.items) == 6
+    assert "unable to trim conversation context" in projection.report.notes[-1]
+
+
+def test_a_user_message_between_a_call_and_its_result_orphans_the_result() -> None:
+    """The trim point is checked alone: a plain user message is accepted as the new start
+    though a later toolResult's toolUse lies before it (the pair-integrity finding)."""
+    items = [user("go"), assistant(tool_use("t1")), user("meanwhile"), tool_result("t1", "x")]
+    projection = sa.SlidingWindowProjector().project(items, ContextBudget(max_items=2))
+    assert projection.items == (items[2], items[3])
+    assert orphans(items, projection) == [3]
+
+
+def test_the_sliding_window_passes_the_generic_checks_but_its_known_findings() -> None:
+    check_known_findings(SLIDING)
