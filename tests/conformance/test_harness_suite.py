@@ -48,7 +48,7 @@ from ctxpact.spec import (
 FAKE = Path(__file__).with_name("fake_harness.py")
 REFERENCE = shlex.join([sys.executable, "-m", "ctxpact.reference.harness"])
 #: Rules of the Python binding that the proxies keep themselves (see the module docstring).
-BINDING_RULES = {"projector.none-items", "compaction.llm.requires-client"}
+BINDING_RULES = {"compaction.llm.requires-client"}
 
 
 def fake(mode: str, *options: str) -> str:

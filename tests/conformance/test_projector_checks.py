@@ -9,7 +9,6 @@ reference on generated transcripts. Where the spec and the reference disagree, a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
 
 import pytest
 from hypothesis import example, given
@@ -49,11 +48,6 @@ TIER_CHECKS = {
     "projector.exact.idempotence",
     "projector.exact.tier-purity",
 }
-#: SPEC.md PRJ-1 against the reference: see test_reference_treats_none_as_an_empty_list.
-NONE_ITEMS = (
-    "SPEC.md PRJ-1 says the Python binding treats items=None as an empty list; the "
-    "reference's project(None, budget) raises TypeError"
-)
 
 
 def _expected_outcome(target: Target, check_id: str) -> Outcome:
@@ -71,9 +65,6 @@ def _expected_outcome(target: Target, check_id: str) -> Outcome:
             target,
             found.id,
             id=f"{target.name.rsplit(':', 1)[1]}-{found.id}",
-            marks=[pytest.mark.xfail(strict=True, reason=NONE_ITEMS)]
-            if found.id == "projector.none-items"
-            else [],
         )
         for target in PROJECTORS
         for found in checks.CHECKS
@@ -195,14 +186,6 @@ def test_the_spec_oracle_agrees_with_the_reference(case: Case) -> None:
 # -- where the reference and SPEC.md disagree ------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason=NONE_ITEMS)
-@pytest.mark.parametrize("projector", [DefaultContextProjector(), TypeAwareContextProjector()])
-def test_reference_treats_none_as_an_empty_list(projector: object) -> None:
-    empty = projector.project([], ContextBudget(max_items=1))  # type: ignore[attr-defined]
-    none = projector.project(None, ContextBudget(max_items=1))  # type: ignore[attr-defined]
-    assert none == empty
-
-
 @pytest.mark.parametrize(
     ("output", "placeholder"),
     [
@@ -224,40 +207,6 @@ def test_only_the_forms_of_t1_6_are_placeholder_outputs(output: str, placeholder
     budget = ContextBudget(max_recent_tool_results=1)
     want = expected_projection(items, budget, tiers=True)
     assert (want.items[0] == items[0]) is placeholder
-    got = TypeAwareContextProjector().project(items, budget)
-    assert [text(i) for i in got.items] == [text(i) for i in want.items]
-    assert got.report == want.report
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "SPEC.md §1.4 says arrays are list or tuple in the Python binding; the reference "
-        "reads tool_calls, content and a cleared summary only from a list (T1-5, T2-4)"
-    ),
-)
-@pytest.mark.parametrize("shape", ["tool_calls", "content", "summary"])
-def test_reference_reads_tuples_as_arrays(shape: str) -> None:
-    call = {"id": "c1", "name": "read"}
-    cleared = {"type": "summary_text", "text": "[reasoning cleared]"}
-    shapes: dict[str, list[object]] = {
-        "tool_calls": [
-            {"type": "message", "role": "assistant", "tool_calls": (call,)},
-            {"type": "function_call_output", "call_id": "c1", "output": "x"},
-        ],
-        "content": [
-            {"type": "message", "content": ({"type": "tool_use", **call},)},
-            {"type": "function_call_output", "call_id": "c1", "output": "x"},
-        ],
-        "summary": [
-            {"type": "reasoning", "summary": (cleared,)},
-            {"type": "message", "role": "user", "content": "go"},
-        ],
-    }
-    # Tuples are arrays of the Python binding, but not of the JsonValue alias.
-    items = cast("list[JsonValue]", shapes[shape])
-    budget = ContextBudget(max_recent_tool_results=0, trim_old_reasoning=True)
-    want = expected_projection(items, budget, tiers=True)
     got = TypeAwareContextProjector().project(items, budget)
     assert [text(i) for i in got.items] == [text(i) for i in want.items]
     assert got.report == want.report

@@ -257,16 +257,6 @@ class ReturnsADocument:
         return {"items": list(items), "report": None}
 
 
-@wrong("projector.none-items", "PRJ-1", reason="raised TypeError")
-class RejectsNone(Perturbed):
-    """Needs a real list, where PRJ-1 treats None as an empty one."""
-
-    def project(self, items: Items, budget: Budget) -> ContextProjection:
-        if items is None:
-            raise TypeError("items must be a list")
-        return super().project(items, budget)
-
-
 @wrong("projector.document", "JSON-14", reason="has no JSON document")
 class NanFloats(Perturbed):
     """Turns every float item into NaN, which no document can hold."""

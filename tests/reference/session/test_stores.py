@@ -549,3 +549,25 @@ def test_a_borrowed_connection_stays_open(tmp_path: Path) -> None:
         store.save(SNAPSHOT)
     assert connection.execute("SELECT count(*) FROM ctxpact_agent_session").fetchone() == (1,)
     connection.close()
+
+
+@pytest.mark.parametrize("operation", ["save", "delete"])
+def test_sqlite_store_never_overwrites_a_corrupt_row(operation: str) -> None:
+    # SES-10: like a corrupt file, a corrupt row is refused and kept for recovery by hand.
+    with SqliteSessionStore(":memory:") as store:
+        store.save(AgentSessionSnapshot(session_id="s-1"))
+        store._connection.execute(  # the test plays a damaged database
+            'UPDATE "ctxpact_agent_session" SET snapshot_json = ? WHERE session_id = ?',
+            ("{not json", "s-1"),
+        )
+        act: Callable[[], object] = (
+            (lambda: store.save(AgentSessionSnapshot(session_id="s-1")))
+            if operation == "save"
+            else (lambda: store.delete("s-1"))
+        )
+        with pytest.raises(CorruptSessionError, match="session 's-1'"):
+            act()
+        row = store._connection.execute(
+            'SELECT snapshot_json FROM "ctxpact_agent_session" WHERE session_id = ?', ("s-1",)
+        ).fetchone()
+        assert row == ("{not json",)

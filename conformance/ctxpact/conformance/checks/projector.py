@@ -297,36 +297,6 @@ def result_type(context: CheckContext) -> Test:
     return test
 
 
-@generic("projector.none-items", "PRJ-1")
-def none_items(context: CheckContext) -> Test:
-    """In the Python binding, items=None projects like an empty list."""
-
-    def test() -> None:
-        budgets = (
-            None,
-            ContextBudget(),
-            ContextBudget(max_items=0),
-            ContextBudget(max_items=2, max_approx_chars=0, pinned_prefix_items=1),
-        )
-        tiered = (ContextBudget(max_recent_tool_results=0, trim_old_reasoning=True),)
-        for budget in budgets + (tiered if _tiers(context) else ()):
-            context.record(items=None, budget=budget)
-            projector: ContextProjector = context.subject()
-            want = projector.project([], budget)
-            try:
-                got = projector.project(None, budget)  # type: ignore[arg-type]  # PRJ-1 allows it
-            except Exception as error:  # noqa: BLE001 - any error is the finding
-                context.expect(
-                    condition=False,
-                    message=f"project(None, budget {describe(budget)}) raised "
-                    f"{type(error).__name__}: {error}; expected the projection of []",
-                )
-                return
-            _expect_same(context, "items=None versus []", got, want.items, want.report)
-
-    return test
-
-
 @generic("projector.document", "JSON-12", "JSON-13", "JSON-14", "JSON-15")
 def document(context: CheckContext) -> Test:
     """The projection's JSON document validates against context-projection.schema.json."""
@@ -1310,7 +1280,6 @@ def tier_purity(context: CheckContext) -> Test:
 #: Every check of this module, in the order they run.
 CHECKS: tuple[Check, ...] = (
     result_type,
-    none_items,
     document,
     order_preserving,
     no_mutation,

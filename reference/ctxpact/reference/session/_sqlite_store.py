@@ -78,9 +78,14 @@ class SqliteSessionStore:
         self.close()
 
     def save(self, snapshot: AgentSessionSnapshot) -> None:
-        """Insert or replace the session's row in one transaction."""
+        """Insert or replace the session's row in one transaction (SES-9, SES-10).
+
+        A stored row is replaced only after it reads back as that session: a corrupt one
+        raises :class:`CorruptSessionError` and stays as it is, like a corrupt file.
+        """
         text = json_text(session_document(snapshot))
         with immediate_transaction(type(self).__name__, self._connection):
+            self._read(snapshot.session_id)
             self._connection.execute(
                 f'INSERT INTO "{self._table}" (session_id, snapshot_json, updated_at) '  # noqa: S608
                 "VALUES (?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET "
@@ -90,6 +95,9 @@ class SqliteSessionStore:
 
     def load(self, session_id: str) -> AgentSessionSnapshot | None:
         """The stored snapshot of *session_id*, or ``None``."""
+        return self._read(session_id)
+
+    def _read(self, session_id: str) -> AgentSessionSnapshot | None:
         row = self._connection.execute(
             f'SELECT snapshot_json FROM "{self._table}" WHERE session_id = ?',  # noqa: S608
             (session_key(type(self).__name__, session_id),),
@@ -106,8 +114,12 @@ class SqliteSessionStore:
         return session_from_text(location, session_id, text)
 
     def delete(self, session_id: str) -> bool:
-        """Remove the session's row in one transaction; whether there was one."""
+        """Remove the session's row in one transaction; whether there was one.
+
+        Like :meth:`save`, it refuses (and keeps) a row that does not read back as the session.
+        """
         with immediate_transaction(type(self).__name__, self._connection):
+            self._read(session_id)
             cursor = self._connection.execute(
                 f'DELETE FROM "{self._table}" WHERE session_id = ?',  # noqa: S608
                 (session_key(type(self).__name__, session_id),),
