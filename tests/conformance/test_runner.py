@@ -148,3 +148,45 @@ def test_run_checks_selects_by_keyword_and_rejects_unknown_expected_failures() -
 def test_unknown_profile_is_refused() -> None:
     with pytest.raises(ValueError, match="Expected a profile among quick, default, thorough"):
         profile_settings("fast")
+
+
+@check("toy.examples", component=Component.PROJECTOR, claim=Claim.GENERIC, clauses=("PRJ-1",))
+def explicit(context: CheckContext) -> Callable[[], None]:
+    """Explicit examples only: the second one is the failing one."""
+
+    @given(value=st.integers(100, 200))
+    @example(value=1)
+    @example(value=-5)
+    @example(value=7)
+    def test(value: int) -> None:
+        context.record(value=value)
+        context.expect(context.subject()(value) > 0, f"not positive for {value}")
+
+    return test
+
+
+def test_the_counterexample_of_a_failing_explicit_example_is_that_example() -> None:
+    # Hypothesis runs every explicit example before reporting; the failing one must be shown.
+    result = run_check(
+        explicit, factory=lambda: lambda v: v, claims=frozenset({Claim.GENERIC}), settings=QUICK
+    )
+    assert result.outcome is Outcome.FAIL
+    assert result.counterexample == {"value": -5}
+
+
+def test_a_seed_leaves_state_machines_derandomised() -> None:
+    seen: list[bool] = []
+
+    @check("toy.machine", component=Component.PROJECTOR, claim=Claim.GENERIC, clauses=("PRJ-1",))
+    def machine(context: CheckContext) -> Callable[[], None]:
+        """Looks at the settings a state machine would get."""
+        return lambda: seen.append(context.settings.derandomize)
+
+    run_check(
+        machine,
+        factory=lambda: abs,
+        claims=frozenset({Claim.GENERIC}),
+        settings=profile_settings("quick", seed=3),
+        seed=3,
+    )
+    assert seen == [True]

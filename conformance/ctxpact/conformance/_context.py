@@ -57,6 +57,7 @@ class CheckContext:
         self.options: Mapping[str, Any] = options or {}
         self.example: dict[str, JsonValue] | None = None
         self.steps: list[JsonValue] = []
+        self._failed: tuple[dict[str, JsonValue] | None, list[JsonValue]] | None = None
 
     def subject(self, *args: Any) -> Any:  # noqa: ANN401 - the component's own type
         """A fresh instance of the implementation (the factory's arguments pass through)."""
@@ -79,17 +80,27 @@ class CheckContext:
         self.steps.append({"step": name, **{k: as_json(v) for k, v in arguments.items()}})
 
     def expect(self, condition: bool, message: str) -> None:
-        """Fail the check with *message* unless *condition* holds."""
+        """Fail the check with *message* unless *condition* holds.
+
+        The example that failed is kept: Hypothesis runs every explicit example before it
+        reports the first failure, so the last one recorded is not always the one that failed.
+        """
         if not condition:
+            self._failed = (self.example, list(self.steps))
             raise CheckFailure(message)
 
     def counterexample(self) -> JsonValue:
-        """The JSON form of the last recorded example (and its steps), or ``None``."""
-        if self.example is None and not self.steps:
+        """The JSON form of the example that failed (and its steps), or ``None``.
+
+        That is the last example whose :meth:`expect` failed, or, when the implementation
+        raised instead, the last one recorded (Hypothesis replays the shrunk example last).
+        """
+        example, steps = self._failed or (self.example, self.steps)
+        if example is None and not steps:
             return None
-        document: dict[str, JsonValue] = dict(self.example or {})
-        if self.steps:
-            document["steps"] = list(self.steps)
+        document: dict[str, JsonValue] = dict(example or {})
+        if steps:
+            document["steps"] = list(steps)
         return document
 
 

@@ -72,7 +72,10 @@ def run_check(  # noqa: PLR0913, PLR0911 - every argument is a separate, named c
 
     if check.claim not in claims:
         return result(Outcome.SKIP, f"not claimed: {check.claim.value}")
-    context = CheckContext(factory, settings=settings, options=options)
+    # A seed reaches the @given tests. A state machine cannot take one through Hypothesis's
+    # public API, so it stays derandomised: every run of it is reproducible all the same.
+    machine_settings = settings if seed is None else hypothesis.settings(settings, derandomize=True)
+    context = CheckContext(factory, settings=machine_settings, options=options)
     test = check.build(context)
     if getattr(test, "is_hypothesis_test", False):
         test = settings(test)
