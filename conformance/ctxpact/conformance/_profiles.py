@@ -23,7 +23,7 @@ _BASE = settings(
 #: ``quick`` and ``default`` are derandomised: the same run on any machine finds the same
 #: counterexamples, which is what a CI job wants. ``thorough`` explores freshly each time.
 PROFILES: dict[str, settings] = {
-    "quick": settings(_BASE, max_examples=15, derandomize=True, stateful_step_count=15),
+    "quick": settings(_BASE, max_examples=8, derandomize=True, stateful_step_count=10),
     "default": settings(_BASE, max_examples=60, derandomize=True, stateful_step_count=25),
     "thorough": settings(_BASE, max_examples=600, derandomize=False, stateful_step_count=50),
 }

@@ -59,7 +59,14 @@ export interface Implementation {
   /**
    * What kind of implementation it is.
    */
-  component: 'projector' | 'compact-policy' | 'agent-memory' | 'summary-parser' | 'session-store' | 'runtime';
+  component:
+    | 'projector'
+    | 'compact-policy'
+    | 'agent-memory'
+    | 'summary-parser'
+    | 'session-store'
+    | 'runtime'
+    | 'memory-compressor';
   /**
    * What the implementation claims, which decides the checks that apply.
    */
