@@ -330,6 +330,18 @@ class NullMemoryIsNoCompaction(AgentSession):
             super()._finish_compaction(result, step, message)
 
 
+class NullMemoryEmptiesMemory(AgentSession):
+    """Reads a result without memory as "the memory is now empty" (CMP-4)."""
+
+    def _compact(
+        self, policy: CompactPolicy, before: MemorySnapshot, step: int | None, message: str
+    ) -> CompactResult:
+        result = super()._compact(policy, before, step, message)
+        if result.memory is None:
+            self._memory.restore(MemorySnapshot())
+        return result
+
+
 class AutoCompactionNotRecorded(AgentSession):
     """ai4j: an auto-compaction does not become the last compact result."""
 
@@ -834,6 +846,13 @@ ZOO: tuple[Wrong, ...] = (
         "runtime.auto-compaction",
         "MEMORY_COMPRESS 'compacted' events for",
         with_session_class(NullMemoryIsNoCompaction),
+    ),
+    wrong(
+        "empties the memory on a result without memory",
+        "CMP-4",
+        "runtime.auto-compaction",
+        "memory at the model call is",
+        with_session_class(NullMemoryEmptiesMemory),
     ),
     wrong(
         "asks should_compact before a manual compaction",
