@@ -61,10 +61,6 @@ FINDINGS: dict[tuple[str, str], str] = {
         "The JavaScript example ports the reference algorithm exactly, and with it the same "
         "orphaning (see the reference rows); it does not claim pair integrity."
     ),
-    ("ctxpact.reference:", "projector.none-items"): (
-        "PRJ-1: in the Python binding `items=None` projects like an empty list; the "
-        "reference raises `TypeError` instead."
-    ),
     ('langchain-core:trim_messages(strategy="last")', "projector.pair-integrity"): (
         "`trim_messages(strategy='last')` keeps the newest messages that fit and cuts "
         "anywhere: when the cut falls between an `AIMessage` with `tool_calls` and its "

@@ -105,6 +105,7 @@ def markdown(reports: Sequence[ConformanceReport]) -> str:
     Below it, every failure with its message and shrunk counterexample, for a maintainer to
     act on.
     """
+    reports = [report for report in reports if report.results]  # -k may leave some empty
     names = [report.implementation.name for report in reports]
     lines = [
         "| implementation | component | claims | pass | fail | skip | xfail | error |",
