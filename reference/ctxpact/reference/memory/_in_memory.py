@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from ctxpact.reference.memory._state import (
+    MemoryWrites,
     checked_summary,
     compressed,
     copied_items,
     detached,
-    output_items,
     prompt_items,
-    tool_output_items,
-    user_input_items,
 )
 from ctxpact.spec import JsonValue, MemoryCompressor, MemorySnapshot
 
 
-class InMemoryAgentMemory:
+class InMemoryAgentMemory(MemoryWrites):
     """An agent memory held in the process: ordered items plus an optional summary.
 
     Every item that goes in or comes out is a deep copy, so no caller ever shares a mutable
@@ -39,18 +35,6 @@ class InMemoryAgentMemory:
     def compressor(self) -> MemoryCompressor | None:
         """The compressor run after every add, or ``None``."""
         return self._compressor
-
-    def add_user_input(self, value: JsonValue) -> None:
-        """Append the user's input: ``None`` is ignored, a string becomes a user message."""
-        self._append(user_input_items(value))
-
-    def add_output_items(self, items: Sequence[JsonValue]) -> None:
-        """Append the model's output items (an empty list is ignored)."""
-        self._append(output_items(items))
-
-    def add_tool_output(self, call_id: str, output: str | None) -> None:
-        """Append ``{type: "function_call_output", call_id, output}``."""
-        self._append(tool_output_items(type(self).__name__, call_id, output))
 
     def get_items(self) -> list[JsonValue]:
         """A new list: the summary as a system message first (unless blank), then the items."""

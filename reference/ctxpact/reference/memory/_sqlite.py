@@ -4,29 +4,23 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Sequence
-from types import TracebackType
-from typing import Self
 
 from attrs import frozen
 
 from ctxpact.reference.memory._errors import CorruptMemoryError
 from ctxpact.reference.memory._sqlite_support import (
     Database,
-    checked_table_name,
-    connect,
+    SqliteTable,
     immediate_transaction,
     json_text,
 )
 from ctxpact.reference.memory._state import (
+    MemoryWrites,
     checked_session_id,
     checked_summary,
     compressed,
     detached,
-    output_items,
     prompt_items,
-    tool_output_items,
-    user_input_items,
 )
 from ctxpact.spec import JsonValue, MemoryCompressor, MemorySnapshot
 
@@ -60,7 +54,7 @@ class _Stored:
     summary: _Row | None
 
 
-class SqliteAgentMemory:
+class SqliteAgentMemory(SqliteTable, MemoryWrites):
     """An agent memory stored in a SQLite table, isolated by session id.
 
     *database* is a path (the memory opens, owns and :meth:`close`-s the connection; it is
@@ -93,17 +87,9 @@ class SqliteAgentMemory:
         table: str = DEFAULT_MEMORY_TABLE,
         compressor: MemoryCompressor | None = None,
     ) -> None:
-        owner = type(self).__name__
-        self._session_id = checked_session_id(owner, session_id, allow_blank=False)
-        self._table = checked_table_name(owner, table)
+        self._session_id = checked_session_id(type(self).__name__, session_id, allow_blank=False)
         self._compressor = compressor
-        self._connection, self._owns_connection = connect(owner, database)
-        try:
-            with immediate_transaction(owner, self._connection):
-                self._connection.execute(_CREATE.format(table=self._table))
-        except BaseException:
-            self.close()
-            raise
+        super().__init__(database, table=table, create=_CREATE)
 
     @property
     def session_id(self) -> str:
@@ -111,42 +97,9 @@ class SqliteAgentMemory:
         return self._session_id
 
     @property
-    def table(self) -> str:
-        """The table's name."""
-        return self._table
-
-    @property
     def compressor(self) -> MemoryCompressor | None:
         """The compressor run after every add, or ``None``."""
         return self._compressor
-
-    def close(self) -> None:
-        """Close the connection if this memory opened it; a borrowed one stays open."""
-        if self._owns_connection:
-            self._connection.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def add_user_input(self, value: JsonValue) -> None:
-        """Append the user's input: ``None`` is ignored, a string becomes a user message."""
-        self._append(user_input_items(value))
-
-    def add_output_items(self, items: Sequence[JsonValue]) -> None:
-        """Append the model's output items (an empty list is ignored)."""
-        self._append(output_items(items))
-
-    def add_tool_output(self, call_id: str, output: str | None) -> None:
-        """Append ``{type: "function_call_output", call_id, output}``."""
-        self._append(tool_output_items(type(self).__name__, call_id, output))
 
     def get_items(self) -> list[JsonValue]:
         """A new list: the summary as a system message first (unless blank), then the items."""

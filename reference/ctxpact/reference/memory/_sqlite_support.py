@@ -11,6 +11,8 @@ import os
 import re
 import sqlite3
 from collections.abc import Iterator
+from types import TracebackType
+from typing import Self
 
 from ctxpact.reference.memory._errors import OpenTransactionError
 from ctxpact.spec import InvalidValueError, JsonValue
@@ -95,3 +97,45 @@ def json_text(value: JsonValue) -> str:
     ASCII escaping keeps lone surrogates, which UTF-8 cannot carry, exactly as they were.
     """
     return json.dumps(value, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+
+
+class SqliteTable:
+    """One table in a SQLite database, created if missing, on a connection owned or borrowed.
+
+    *database* is a path (the object opens, owns and :meth:`close`-s the connection; it is
+    also a context manager) or an open :class:`sqlite3.Connection` (borrowed: never closed).
+    *create* is the ``CREATE TABLE IF NOT EXISTS`` statement with a ``{table}`` field; it runs
+    in its own transaction, and a failure closes an owned connection before it propagates.
+    """
+
+    def __init__(self, database: object, *, table: str, create: str) -> None:
+        owner = type(self).__name__
+        self._table = checked_table_name(owner, table)
+        self._connection, self._owns_connection = connect(owner, database)
+        try:
+            with immediate_transaction(owner, self._connection):
+                self._connection.execute(create.format(table=self._table))
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def table(self) -> str:
+        """The table's name."""
+        return self._table
+
+    def close(self) -> None:
+        """Close the connection if this object opened it; a borrowed one stays open."""
+        if self._owns_connection:
+            self._connection.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -6,6 +6,7 @@ Keeping them in one place is what makes :class:`InMemoryAgentMemory` and
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Sequence
 
 from ctxpact.reference._items import function_call_output, is_blank, system_message, user_message
@@ -134,3 +135,27 @@ def detached(snapshot: MemorySnapshot | None) -> MemorySnapshot:
         items=tuple(copied_items(snapshot.items)),
         summary=checked_summary("MemorySnapshot", snapshot.summary),
     )
+
+
+class MemoryWrites(abc.ABC):
+    """The three add operations, the same for every memory (MEM-3 .. MEM-6).
+
+    Each builds its items and hands them to ``_append``, which stores them (and runs the
+    compressor) in one step.
+    """
+
+    def add_user_input(self, value: JsonValue) -> None:
+        """Append the user's input: ``None`` is ignored, a string becomes a user message."""
+        self._append(user_input_items(value))
+
+    def add_output_items(self, items: Sequence[JsonValue]) -> None:
+        """Append the model's output items (an empty list is ignored)."""
+        self._append(output_items(items))
+
+    def add_tool_output(self, call_id: str, output: str | None) -> None:
+        """Append ``{type: "function_call_output", call_id, output}``."""
+        self._append(tool_output_items(type(self).__name__, call_id, output))
+
+    @abc.abstractmethod
+    def _append(self, new_items: list[JsonValue]) -> None:
+        """Store *new_items* after the current items, with the compression, atomically."""

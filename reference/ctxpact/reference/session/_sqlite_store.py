@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import time
-from types import TracebackType
-from typing import Self
 
 from ctxpact.reference.memory._sqlite_support import (
     Database,
-    checked_table_name,
-    connect,
+    SqliteTable,
     immediate_transaction,
     json_text,
 )
@@ -29,7 +26,7 @@ CREATE TABLE IF NOT EXISTS "{table}" (
 """
 
 
-class SqliteSessionStore:
+class SqliteSessionStore(SqliteTable):
     """A session store with one row per session: id, snapshot JSON, update time (SES-16).
 
     *database* is a path (the store opens, owns and :meth:`close`-s the connection; it is
@@ -46,36 +43,7 @@ class SqliteSessionStore:
     """
 
     def __init__(self, database: Database, *, table: str = DEFAULT_SESSION_TABLE) -> None:
-        owner = type(self).__name__
-        self._table = checked_table_name(owner, table)
-        self._connection, self._owns_connection = connect(owner, database)
-        try:
-            with immediate_transaction(owner, self._connection):
-                self._connection.execute(_CREATE.format(table=self._table))
-        except BaseException:
-            self.close()
-            raise
-
-    @property
-    def table(self) -> str:
-        """The table's name."""
-        return self._table
-
-    def close(self) -> None:
-        """Close the connection if this store opened it; a borrowed one stays open."""
-        if self._owns_connection:
-            self._connection.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
+        super().__init__(database, table=table, create=_CREATE)
 
     def save(self, snapshot: AgentSessionSnapshot) -> None:
         """Insert or replace the session's row in one transaction (SES-9, SES-10).
