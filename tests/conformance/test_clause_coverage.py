@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from ctxpact.conformance import ALL_CHECKS
+from ctxpact.conformance import (
+    ALL_CHECKS,
+    Check,
+    CheckContext,
+    profile_settings,
+    reference_targets,
+)
 from ctxpact.spec import SPEC_VERSION
 
 SPEC = Path(__file__).resolve().parents[2] / "spec" / "SPEC.md"
@@ -90,3 +97,25 @@ def test_every_difference_from_ai4j_cites_the_clauses_carrying_it() -> None:
 def test_every_clause_has_a_check(clause: str) -> None:
     checked = {cited for check in ALL_CHECKS for cited in check.clauses}
     assert clause in checked, f"no check verifies {clause}"
+
+
+def _built(check: Check) -> list[Any]:
+    """The check built for every reference target of its component, as the runner builds it."""
+    built = []
+    for target in reference_targets():
+        if target.component is check.component:
+            context = CheckContext(
+                target.factory, settings=profile_settings("quick"), options=target.options
+            )
+            built.append(check.build(context))
+    return built
+
+
+@pytest.mark.parametrize("check", ALL_CHECKS, ids=lambda check: check.id)
+def test_every_property_carries_an_explicit_example(check: Check) -> None:
+    # Hypothesis keeps @example inputs on the undecorated test; a property without one could
+    # pass because generation never reaches its clause.
+    properties = [test for test in _built(check) if hasattr(test, "hypothesis")]
+    for test in properties:
+        examples = getattr(test.hypothesis.inner_test, "hypothesis_explicit_examples", ())
+        assert examples, f"{check.id} is a Hypothesis property without an explicit @example"
