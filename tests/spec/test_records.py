@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from ctxpact.spec import (
+    SCHEMA_OF,
     AgentSessionSnapshot,
     CompactResult,
     ContextBudget,
@@ -18,6 +19,7 @@ from ctxpact.spec import (
     SchemaValidationError,
     from_json,
     to_json,
+    violations,
 )
 
 
@@ -173,3 +175,51 @@ def test_session_snapshot_needs_a_session_id() -> None:
         AgentSessionSnapshot(session_id="")
     with pytest.raises(SchemaValidationError, match=r"\$\.sessionId"):
         from_json(AgentSessionSnapshot, {"sessionId": ""})
+
+
+@pytest.mark.parametrize(
+    ("document", "path"),
+    [
+        ({"maxItems": 1.0}, "$.maxItems"),
+        ({"pinnedPrefixItems": 2.0}, "$.pinnedPrefixItems"),
+    ],
+)
+def test_from_json_keeps_integers_and_floats_apart(document: dict[str, object], path: str) -> None:
+    # JSON-5: 1 and 1.0 are different values; a count written 1.0 is refused, not coerced.
+    with pytest.raises(SchemaValidationError) as raised:
+        from_json(ContextBudget, document)
+    assert [v.path for v in raised.value.violations] == [path]
+    assert "Expected an integer but got" in str(raised.value)
+
+
+def test_a_float_count_inside_a_nested_record_is_named_by_its_path() -> None:
+    report = {
+        "sourceItemCount": 2.0,
+        "projectedItemCount": 0,
+        "droppedItemCount": 0,
+        "sourceApproxChars": 0,
+        "projectedApproxChars": 0,
+        "itemLimitApplied": False,
+        "characterLimitApplied": False,
+    }
+    with pytest.raises(SchemaValidationError) as raised:
+        from_json(ContextProjection, {"items": [], "report": report})
+    assert [v.path for v in raised.value.violations] == ["$.report.sourceItemCount"]
+
+
+@pytest.mark.parametrize("value", ["done", b"done", {"a": 1}])
+def test_a_sequence_field_refuses_a_string_or_a_mapping(value: object) -> None:
+    with pytest.raises(TypeError, match="Expected a list or a tuple"):
+        CompactResult(completed=value)  # type: ignore[arg-type]  # the point
+    with pytest.raises(TypeError, match="Expected a list or a tuple"):
+        MemorySnapshot(items=value)  # type: ignore[arg-type]  # the point
+
+
+def test_violations_come_in_document_order() -> None:
+    found = violations({"completed": [1] * 12}, "compact-result")
+    assert [v.path for v in found] == [f"$.completed[{i}]" for i in range(12)]
+
+
+def test_the_record_to_schema_map_is_read_only() -> None:
+    with pytest.raises(TypeError):
+        SCHEMA_OF[dict] = "x"  # type: ignore[index]  # the point

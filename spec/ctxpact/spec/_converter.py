@@ -7,13 +7,16 @@ converter is never touched.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, TypeVar, cast
 
 import attrs
 import cattrs
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
-from ctxpact.spec._errors import CtxpactError, SchemaValidationError, Violation
+from ctxpact.spec._errors import InvalidValueError, SchemaValidationError, Violation
 from ctxpact.spec._json import JsonObject, JsonValue, copy_json
 from ctxpact.spec._records import (
     JSON_ITEMS,
@@ -32,19 +35,21 @@ from ctxpact.spec._schemas import validate
 
 T = TypeVar("T")
 
-#: Which schema describes each record.
-SCHEMA_OF: dict[type[Any], str] = {
-    AgentSessionSnapshot: "session-snapshot",
-    CompactResult: "compact-result",
-    ContextBudget: "context-budget",
-    ContextProjection: "context-projection",
-    ContextReport: "context-report",
-    MemorySnapshot: "memory-snapshot",
-    ModelPrompt: "model-prompt",
-    ModelResult: "model-result",
-    StructuredSummary: "structured-summary",
-    ToolCall: "tool-call",
-}
+#: Which schema describes each record (read-only).
+SCHEMA_OF: Mapping[type[Any], str] = MappingProxyType(
+    {
+        AgentSessionSnapshot: "session-snapshot",
+        CompactResult: "compact-result",
+        ContextBudget: "context-budget",
+        ContextProjection: "context-projection",
+        ContextReport: "context-report",
+        MemorySnapshot: "memory-snapshot",
+        ModelPrompt: "model-prompt",
+        ModelResult: "model-result",
+        StructuredSummary: "structured-summary",
+        ToolCall: "tool-call",
+    }
+)
 
 
 def camel_case(name: str) -> str:
@@ -75,13 +80,39 @@ def _overrides(cls: type[Any]) -> dict[str, Any]:
     return overrides
 
 
+def _strict_int(value: object, _: object) -> int:
+    # JSON Schema's "integer" admits 1.0, but ctxpact keeps 1 and 1.0 apart (JSON-5): a
+    # count or a limit must arrive as an integer token, not be coerced from a float.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"Expected an integer but got {value!r}")
+    return value
+
+
+def _strict_bool(value: object, _: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"Expected a boolean but got {value!r}")
+    return value
+
+
+_SNAKE_SEGMENT = re.compile(r"\.([a-z][a-z0-9_]*)")
+
+
+def _violations(error: cattrs.BaseValidationError) -> list[Violation]:
+    found = []
+    for line in cattrs.transform_error(error, format_exception=lambda exc, _: str(exc)):
+        message, _, path = line.rpartition(" @ ")
+        json_path = _SNAKE_SEGMENT.sub(lambda m: "." + camel_case(m.group(1)), path)
+        found.append(Violation(path=json_path, message=message))
+    return found
+
+
 def _make_converter() -> cattrs.Converter:
     converter = cattrs.Converter(forbid_extra_keys=True)
+    converter.register_structure_hook(bool, _strict_bool)
+    converter.register_structure_hook(int, _strict_int)
 
     def structure_factory(cls: type[Any]) -> Any:  # noqa: ANN401 - cattrs hook type
-        return make_dict_structure_fn(
-            cls, converter, _cattrs_forbid_extra_keys=True, **_overrides(cls)
-        )
+        return make_dict_structure_fn(cls, converter, **_overrides(cls))
 
     def unstructure_factory(cls: type[Any]) -> Any:  # noqa: ANN401 - cattrs hook type
         return make_dict_unstructure_fn(cls, converter, **_overrides(cls))
@@ -122,18 +153,17 @@ def from_json(cls: type[T], data: object) -> T:
     if schema is None:
         raise TypeError(f"Expected a ctxpact record class but got {cls!r}")
     validate(data, schema)
+    document = copy_json(data)
     try:
-        return converter.structure(copy_json(data), cls)
-    except (cattrs.BaseValidationError, CtxpactError, ValueError, TypeError) as error:
-        # The schema and the records agree (tests/spec check it), so this is drift: say so
-        # in the package's terms rather than leak a converter traceback.
-        details = (
-            cattrs.transform_error(error)
-            if isinstance(error, cattrs.BaseValidationError)
-            else [str(error)]
-        )
+        return converter.structure(document, cls)
+    except cattrs.BaseValidationError as error:
+        # What the schema cannot say (an integer written as 1.0, JSON-5), the converter does.
+        raise SchemaValidationError(_violations(error), schema=schema) from error
+    except InvalidValueError as error:
+        # A record's own rule that the schema does not express.
+        path = f"$.{camel_case(error.field)}"
         raise SchemaValidationError(
-            [Violation(path="$", message=detail) for detail in details], schema=schema
+            [Violation(path=path, message=str(error))], schema=schema
         ) from error
 
 

@@ -2,13 +2,13 @@
 
 Every field name is the snake_case form of the camelCase JSON name in the matching schema
 (JSON-2). Sequences are tuples; lists passed in are converted. Counts are checked when a
-record is built, so an impossible record never exists.
+record is built, so a record never holds a value its field does not allow.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from attrs import Attribute, field, frozen
 
@@ -85,20 +85,30 @@ def _indices(instance: object, attribute: Attribute[Any], value: object) -> None
             )
 
 
+def _sequence(values: object) -> tuple[Any, ...]:
+    # A string, bytes or a mapping is iterable too, and tuple("done") would silently become
+    # four one-letter entries: a sequence field takes a list or a tuple, nothing else.
+    if isinstance(values, str | bytes | bytearray | dict):
+        raise TypeError(
+            f"Expected a list or a tuple but got {type(values).__name__} {values!r:.60}"
+        )
+    return tuple(cast("Iterable[Any]", values))
+
+
 def _strings(values: Iterable[str]) -> tuple[str, ...]:
-    return tuple(values)
+    return _sequence(values)
 
 
 def _items(values: Iterable[JsonValue]) -> tuple[JsonValue, ...]:
-    return tuple(values)
+    return _sequence(values)
 
 
 def _optional_indices(values: Iterable[int] | None) -> tuple[int, ...] | None:
-    return None if values is None else tuple(values)
+    return None if values is None else _sequence(values)
 
 
 def _tool_calls(values: Iterable[ToolCall]) -> tuple[ToolCall, ...]:
-    return tuple(values)
+    return _sequence(values)
 
 
 #: Marks the fields that hold JSON items, which the converter passes through opaquely.

@@ -100,7 +100,13 @@ def violations(document: object, schema_name: str) -> tuple[Violation, ...]:
     leaves = [
         leaf for error in _validator(schema_name).iter_errors(document) for leaf in _leaves(error)
     ]
-    leaves.sort(key=lambda error: [str(part) for part in error.absolute_path])
+    # Document order: names as text, array indices as numbers ([2] before [11]).
+    leaves.sort(
+        key=lambda error: [
+            (1, part, "") if isinstance(part, int) else (0, 0, str(part))
+            for part in error.absolute_path
+        ]
+    )
     return tuple(
         Violation(path=json_path(leaf.absolute_path), message=leaf.message) for leaf in leaves
     )
