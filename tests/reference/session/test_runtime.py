@@ -704,3 +704,18 @@ def test_manual_compaction_rolls_back_a_half_restore_then_propagates() -> None:
     with pytest.raises(OSError, match="restore failed halfway"):
         session.compact(KeepLast(threshold=0))
     assert memory.snapshot() == MemorySnapshot(items=("a", "b"), summary="kept")
+
+
+def test_a_hook_cannot_change_the_user_input_through_its_payload() -> None:
+    # EVT-7, JSON-16: SESSION_START carries a copy of the input, not the caller's object.
+    def vandal(event: LifecycleEvent) -> None:
+        if isinstance(event.payload, dict):
+            event.payload["role"] = "system"
+
+    model = ScriptedModel(answer("done"))
+    agent = Agent(model_client=model, lifecycle_hooks=[vandal])
+    session = agent.new_session("s")
+    given: JsonValue = {"type": "message", "role": "user", "content": "hello"}
+    session.run(given)
+    assert given == {"type": "message", "role": "user", "content": "hello"}
+    assert session.snapshot().memory.items[0] == given

@@ -153,11 +153,10 @@ class SqliteAgentMemory(SqliteTable, MemoryWrites):
             return
         new_texts = [json_text(item) for item in new_items]
         with self._transaction():
-            stored = self._read_rows()
             if self._compressor is None:
-                start = stored.items[-1].position + 1 if stored.items else 0
-                self._insert_items(start, new_texts)
+                self._insert_items(self._next_position(), new_texts)
                 return
+            stored = self._read_rows()
             current = self._parse(stored)
             result = compressed(self._compressor, [*current.items, *new_items], current.summary)
             self._rewrite(stored, [json_text(item) for item in result.items])
@@ -201,6 +200,15 @@ class SqliteAgentMemory(SqliteTable, MemoryWrites):
                 "(session_id, kind, position, entry_json) VALUES (?, ?, 0, ?)",
                 (self._session_id, SUMMARY_KIND, json_text(summary)),
             )
+
+    def _next_position(self) -> int:
+        # Only the last position is needed to append: no need to read every row's JSON.
+        (last,) = self._connection.execute(
+            f'SELECT MAX(position) FROM "{self._table}" '  # noqa: S608
+            "WHERE session_id = ? AND kind = ?",
+            (self._session_id, ITEM_KIND),
+        ).fetchone()
+        return 0 if last is None else int(last) + 1
 
     def _read_rows(self) -> _Stored:
         # One statement reads items and summary together: a consistent picture of the session.

@@ -45,4 +45,7 @@ def detached(payload: object) -> object:
         return evolve(payload, items=_items(payload.items))
     if isinstance(payload, ModelResult):
         return evolve(payload, memory_items=_items(payload.memory_items))
+    if isinstance(payload, dict | list):
+        # The user's input or a tool's arguments: JSON a hook could otherwise change in place.
+        return copy_json(payload)
     return payload

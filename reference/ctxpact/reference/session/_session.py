@@ -189,14 +189,16 @@ class AgentSession:
         return detached_result(result)
 
     def _auto_compact(self, step: int) -> None:
-        # Departure 9: the whole attempt is fail-safe; only a failed rollback escapes.
+        # DIF-13: the whole attempt is fail-safe; only a failed rollback escapes. snapshot()
+        # is already an independent copy, so the policy may have it; the state to roll back
+        # to is taken only when there is a compaction to roll back.
         policy = self._agent.compact_policy
         if policy is None:
             return
         try:
-            before = self._memory.snapshot()
-            if not _checked_decision(policy.should_compact(detached_snapshot(before))):
+            if not _checked_decision(policy.should_compact(self._memory.snapshot())):
                 return
+            before = self._memory.snapshot()
             result = self._compact(policy, before, step, AUTO_COMPACT_MESSAGE)
         except MemoryRollbackError:
             raise
