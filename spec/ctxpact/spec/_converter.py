@@ -1,6 +1,6 @@
 """The package's one cattrs converter, and the JSON functions built on it.
 
-The converter maps snake_case attributes to the camelCase names of the schemas (JSON-2) and
+The converter maps snake_case attributes to the camelCase names of the schemas (JSON-12) and
 forbids keys a schema does not define. It is configured once, here; the global cattrs
 converter is never touched.
 """

@@ -48,7 +48,7 @@ class SchemaValidationError(CtxpactError, ValueError):
 
 
 class InvalidValueError(CtxpactError, ValueError):
-    """A record was built with a value its field does not allow (BUD-2, JSON-5).
+    """A record was built with a value its field does not allow (BUD-3, BUD-4).
 
     Reads like ``Expected a non-negative integer but got -1 for ContextBudget.max_items``.
     """

@@ -23,7 +23,7 @@ from ctxpact.spec._records import (
 
 @runtime_checkable
 class ContextProjector(Protocol):
-    """Chooses what this turn's prompt carries, without touching memory (PRJ-n)."""
+    """Chooses what this turn's prompt carries, without touching memory (PRJ-1 .. PRJ-12)."""
 
     def project(
         self, items: Sequence[JsonValue], budget: ContextBudget | None
@@ -34,7 +34,7 @@ class ContextProjector(Protocol):
 
 @runtime_checkable
 class CompactPolicy(Protocol):
-    """Decides when to compact a memory, and replaces old memory with a summary (CMP-n)."""
+    """Decides when to compact a memory, and replaces old memory with a summary (CMP-1 .. CMP-4)."""
 
     def should_compact(self, snapshot: MemorySnapshot) -> bool:
         """Whether the runtime should compact a memory in this state now."""
@@ -56,7 +56,7 @@ class MemoryCompressor(Protocol):
 
 @runtime_checkable
 class AgentMemory(Protocol):
-    """The agent loop's state: ordered items plus an optional summary (MEM-n)."""
+    """The agent loop's state: ordered items plus an optional summary (MEM-1 .. MEM-13)."""
 
     def add_user_input(self, value: JsonValue) -> None:
         """Append the user's input; a string becomes a user message."""
@@ -106,7 +106,7 @@ class ModelClient(Protocol):
 
 @runtime_checkable
 class SummaryParser(Protocol):
-    """Reads a summarizer model's output into a structured summary, never raising (PRS-n)."""
+    """Reads a summarizer model's output into a structured summary, never raising (PRS-1 .. PRS-12)."""
 
     def __call__(self, text: str) -> StructuredSummary:
         """Parse *text*."""

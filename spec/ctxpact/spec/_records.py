@@ -1,7 +1,7 @@
 """The records of the contract: frozen, keyword-only attrs classes mirroring ``schemas/``.
 
 Every field name is the snake_case form of the camelCase JSON name in the matching schema
-(JSON-2). Sequences are tuples; lists passed in are converted. Counts are checked when a
+(JSON-12). Sequences are tuples; lists passed in are converted. Counts are checked when a
 record is built, so a record never holds a value its field does not allow.
 """
 
@@ -136,7 +136,7 @@ class ContextBudget:
 
 @frozen(kw_only=True)
 class ContextReport:
-    """What a projection kept and what it dropped (RPT-1 .. RPT-n).
+    """What a projection kept and what it dropped (RPT-1 .. RPT-9).
 
     ``dropped_indices`` and ``cleared_indices`` are ctxpact extensions: the ascending
     positions, in the list the projector was given, of the items left out and of the items
@@ -170,7 +170,7 @@ class ContextProjection:
 
 @frozen(kw_only=True)
 class MemorySnapshot:
-    """An agent memory's state: its raw items and its summary (MEM-n)."""
+    """An agent memory's state: its raw items and its summary (MEM-1, MEM-9, MEM-10)."""
 
     items: tuple[JsonValue, ...] = field(default=(), converter=_items, metadata=_ITEMS_METADATA)
     summary: str | None = field(default=None, validator=_optional_text)
@@ -178,7 +178,7 @@ class MemorySnapshot:
 
 @frozen(kw_only=True)
 class CompactResult:
-    """What a compaction produced: the new memory, its summary and the structured fields (CMP-n).
+    """What a compaction produced: the new memory, its summary and the structured fields (CMP-2 .. CMP-5).
 
     Which fields a policy fills is part of its contract; the others stay empty.
     """
@@ -252,7 +252,7 @@ class ModelResult:
 
 @frozen(kw_only=True)
 class AgentSessionSnapshot:
-    """Everything needed to resume a session: its id, its memory and its last compaction (SES-n)."""
+    """Everything needed to resume a session: its id, its memory and its last compaction (SES-1, SES-3)."""
 
     session_id: str = field(validator=_session_id)
     memory: MemorySnapshot = MemorySnapshot()

@@ -31,7 +31,7 @@ else (images, ``invalid_tool_calls``, a ``ToolMessage`` with ``status="error"``,
 :class:`TrimMessagesProjector` runs the real ``trim_messages`` on messages presented one per
 item and maps the survivors back to the original items. Budget mapping: ``maxItems`` M is a
 call with ``token_counter=len`` and ``max_tokens=M``; ``maxApproxChars`` C is a second call
-(on the first one's survivors) with a counter that sums the items' ``approx_chars`` (SIZE-n)
+(on the first one's survivors) with a counter that sums the items' ``approx_chars`` (SIZE-1 .. SIZE-6)
 and ``max_tokens=C``; ``pinnedPrefixItems`` ≥ 1 turns on ``include_system`` (strategy
 ``last`` only), the one prefix trim_messages can keep. Items no LangChain message carries
 are presented as the message LangChain itself would make of them: a tool result as a

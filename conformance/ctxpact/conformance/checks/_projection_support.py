@@ -3,7 +3,7 @@
 The functions here restate SPEC.md §1.4, §5, §7 and §8 in the plainest form (one pass per
 rule, no laziness, no shortcuts), so a check that uses them does not trust the reference
 implementation's optimised code. Sizes are measured with the reference's
-:func:`~ctxpact.reference.projection.approx_chars`, the suite's measuring stick (SIZE-n).
+:func:`~ctxpact.reference.projection.approx_chars`, the suite's measuring stick (SIZE-1 .. SIZE-6).
 """
 
 from __future__ import annotations
@@ -539,7 +539,7 @@ REASONING_EDGES: Final = _items(
     {"role": "user", "content": [{"type": "input_text", "text": "typeless user item"}]}
 ]"""
 )
-#: Values whose compact JSON text is subtle (JSON-5, JSON-6, SIZE-n), and odd messages.
+#: Values whose compact JSON text is subtle (JSON-5, JSON-6, SIZE-1 .. SIZE-6), and odd messages.
 VALUE_EDGES: Final = _items(
     r"""[
     {"type": "message", "role": "system",

@@ -26,7 +26,7 @@ class DefaultContextProjector:
     out, and ``cleared_indices`` is always empty. Neither the list nor any item is changed;
     the projected items are the caller's objects, in their order.
 
-    Implements PRJ-n and RPT-n.
+    Implements PRJ-1 .. PRJ-25 and RPT-1 .. RPT-9.
     """
 
     def project(

@@ -1,6 +1,6 @@
 """The approximate size of items: code points of a string, of compact JSON text otherwise.
 
-Departure 1 from ai4j, which measured Java's ``toString`` forms: those are not portable.
+DIF-1: ai4j measured Java's ``toString`` forms: those are not portable.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def approx_chars(item: JsonValue) -> int:
     ``:``, non-ASCII characters unescaped, the object's key order kept). So ``"héllo"`` is 5,
     ``42`` is 2, ``True`` is 4 and ``{"a": [1, "é"]}`` is 13.
 
-    Implements SIZE-n.
+    Implements SIZE-1 .. SIZE-5.
 
     Raises:
         SchemaValidationError: *item* is not a JSON value (a set, NaN, ...).
@@ -38,7 +38,7 @@ def approx_chars(item: JsonValue) -> int:
 
 
 def total_approx_chars(items: Iterable[JsonValue]) -> int:
-    """The sum of :func:`approx_chars` over *items* (SIZE-n).
+    """The sum of :func:`approx_chars` over *items* (SIZE-6).
 
     Raises:
         SchemaValidationError: an item is not a JSON value; the path names it (``$[3]``).

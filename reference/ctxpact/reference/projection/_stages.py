@@ -42,7 +42,7 @@ def item_stage(count: int, max_items: int, pinned: int) -> list[int] | None:
     """The indices the item stage keeps of *count* items, or ``None`` when it keeps all.
 
     The first ``min(pinned, max_items)`` items, then the most recent ones up to *max_items*
-    in all, in order (PRJ-n).
+    in all, in order (PRJ-13 .. PRJ-17).
     """
     if count <= max_items:
         return None
@@ -65,7 +65,7 @@ def char_stage(
     over the pinned prefix takes its first item always and each later one that still fits;
     a pass from the newest item back to the end of the prefix takes the newest always and
     each older one that still fits, so the kept tail may have gaps and the result may still
-    exceed *max_chars* (PRJ-n).
+    exceed *max_chars* (PRJ-18 .. PRJ-24).
 
     *size* gives an item's size; *floor*, a lower bound on it that is cheaper to know, lets
     the stage skip an item without asking *size* when even the bound does not fit.

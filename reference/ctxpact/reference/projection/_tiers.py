@@ -40,7 +40,7 @@ from ctxpact.spec import JsonObject, JsonValue
 
 
 def is_placeholder_output(output: JsonValue) -> bool:
-    """Whether *output* has one of the four placeholder forms (T1-n)."""
+    """Whether *output* is a placeholder output (the forms of T1-6, as §1.4 defines them)."""
     return isinstance(output, str) and (
         output == TOOL_RESULT_PLACEHOLDER_BARE
         or (output.startswith(PLACEHOLDER_PREFIX) and output.endswith(PLACEHOLDER_SUFFIX))
@@ -51,7 +51,7 @@ def plan_tier1(items: Sequence[JsonValue], keep_recent: int) -> list[int]:
     """The ascending positions of the tool results that Tier-1 replaces.
 
     Every tool result counts towards the newest *keep_recent*, placeholders included; an
-    older one is replaced unless its output already is a placeholder (departure 3), so a
+    older one is replaced unless its output already is a placeholder (T1-3, DIF-4), so a
     projection's items project to themselves.
     """
     results = [index for index, item in enumerate(items) if is_tool_result(item)]
@@ -65,7 +65,7 @@ def plan_tier2(items: Sequence[JsonValue], tier1: Collection[int]) -> list[int]:
     """The ascending positions of the reasoning items that Tier-2 replaces.
 
     The boundary is the last user message of the list as Tier-1 left it (a replaced tool
-    result has no ``role``); without one nothing is trimmed (departure 4). Reasoning items
+    result has no ``role``); without one nothing is trimmed (T2-2, DIF-5). Reasoning items
     already in the cleared form are left as they are.
     """
     boundary = next(
@@ -136,7 +136,7 @@ class TierReplacements:
 
 
 def tool_result_placeholder(item: JsonValue, name_of: Callable[[str], str | None]) -> JsonObject:
-    """The new item that replaces the tool result *item* (T1-n).
+    """The new item that replaces the tool result *item* (T1-4 .. T1-6).
 
     Its keys, in order: ``type``, ``call_id`` (only when the result has a string one) and
     ``output``, the label. The tool name is the one *name_of* gives for the call id, else the
@@ -167,11 +167,11 @@ def tool_result_placeholder(item: JsonValue, name_of: Callable[[str], str | None
 
 
 def cleared_reasoning(item: JsonValue) -> JsonObject:
-    """The new item that replaces the reasoning item *item* (T2-n).
+    """The new item that replaces the reasoning item *item* (T2-6).
 
     The same keys in the same order without ``summary``, ``content``, ``text`` and
     ``encrypted_content``, then ``summary`` with one ``[reasoning cleared]`` text part, so it
-    stays a valid Responses reasoning item (departure 4).
+    stays a valid Responses reasoning item (T2-6, DIF-5).
     """
     cleared = {
         key: value for key, value in _object(item).items() if key not in REASONING_PAYLOAD_KEYS

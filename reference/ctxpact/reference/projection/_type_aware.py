@@ -38,7 +38,7 @@ class TypeAwareContextProjector:
     nothing, the projection equals :class:`DefaultContextProjector`'s. Neither the list nor
     any item is changed; items that are not replaced are the caller's objects.
 
-    Implements T1-n, T2-n, PRJ-n and RPT-n.
+    Implements PRJ-26 .. PRJ-29, T1-1 .. T1-8, T2-1 .. T2-7 and RPT-1 .. RPT-9.
     """
 
     def project(
