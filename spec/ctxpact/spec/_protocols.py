@@ -106,7 +106,7 @@ class ModelClient(Protocol):
 
 @runtime_checkable
 class SummaryParser(Protocol):
-    """Reads a summarizer model's output into a structured summary, never raising (PRS-1 .. PRS-12)."""
+    """Reads a summarizer model's output into a structured summary, never raising (PRS-1)."""
 
     def __call__(self, text: str) -> StructuredSummary:
         """Parse *text*."""

@@ -178,7 +178,7 @@ class MemorySnapshot:
 
 @frozen(kw_only=True)
 class CompactResult:
-    """What a compaction produced: the new memory, its summary and the structured fields (CMP-2 .. CMP-5).
+    """What a compaction produced: the new memory, its summary, structured fields (CMP-2..5).
 
     Which fields a policy fills is part of its contract; the others stay empty.
     """
@@ -252,7 +252,7 @@ class ModelResult:
 
 @frozen(kw_only=True)
 class AgentSessionSnapshot:
-    """Everything needed to resume a session: its id, its memory and its last compaction (SES-1, SES-3)."""
+    """What resuming a session needs: its id, memory and last compaction (SES-1, SES-3)."""
 
     session_id: str = field(validator=_session_id)
     memory: MemorySnapshot = MemorySnapshot()

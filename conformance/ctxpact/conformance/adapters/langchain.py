@@ -29,16 +29,16 @@ else (images, ``invalid_tool_calls``, a ``ToolMessage`` with ``status="error"``,
 :class:`~ctxpact.conformance.adapters.UnsupportedMessageError`.
 
 :class:`TrimMessagesProjector` runs the real ``trim_messages`` on messages presented one per
-item and maps the survivors back to the original items. Budget mapping: ``maxItems`` M is a
-call with ``token_counter=len`` and ``max_tokens=M``; ``maxApproxChars`` C is a second call
-(on the first one's survivors) with a counter that sums the items' ``approx_chars`` (SIZE-1 .. SIZE-6)
-and ``max_tokens=C``; ``pinnedPrefixItems`` ≥ 1 turns on ``include_system`` (strategy
-``last`` only), the one prefix trim_messages can keep. Items no LangChain message carries
-are presented as the message LangChain itself would make of them: a tool result as a
-``ToolMessage`` (its output as text), any item declaring tool calls as an ``AIMessage`` with
-those calls, an assistant item or a reasoning item as an ``AIMessage``, a system or developer
-item as a ``SystemMessage``, and anything else (strings, numbers, null, user items) as a
-``HumanMessage``, as ``convert_to_messages`` makes of a string.
+item and maps the survivors back to the original items. Budget mapping: ``maxItems`` M is a call
+with ``token_counter=len`` and ``max_tokens=M``; ``maxApproxChars`` C is a second call (on the
+first one's survivors) with a counter that sums the items' ``approx_chars`` (SIZE-1 .. SIZE-6)
+and ``max_tokens=C``; ``pinnedPrefixItems`` ≥ 1 turns on ``include_system`` (strategy ``last``
+only), the one prefix trim_messages can keep. Items no LangChain message carries are presented
+as the message LangChain itself would make of them: a tool result as a ``ToolMessage`` (its
+output as text), any item declaring tool calls as an ``AIMessage`` with those calls, an
+assistant item or a reasoning item as an ``AIMessage``, a system or developer item as a
+``SystemMessage``, and anything else (strings, numbers, null, user items) as a ``HumanMessage``,
+as ``convert_to_messages`` makes of a string.
 """
 
 from __future__ import annotations

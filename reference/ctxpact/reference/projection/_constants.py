@@ -1,7 +1,8 @@
 """The strings a projection writes: report notes, tool-result placeholders, the cleared reasoning.
 
-They are part of the observable format (RPT-6, T1-6, T1-7, T2-6, T2-7): the spec quotes the same text,
-and every implementation must produce it exactly. Templates use :meth:`str.format` fields.
+They are part of the observable format (RPT-6, T1-6, T1-7, T2-6, T2-7): the spec quotes the
+same text, and every implementation must produce it exactly. Templates use
+:meth:`str.format` fields.
 """
 
 from __future__ import annotations
