@@ -22,6 +22,8 @@ from ctxpact.conformance import (
     run_checks,
 )
 from ctxpact.conformance._registry import check
+from ctxpact.conformance.checks import checks_for
+from ctxpact.conformance.harness._errors import HarnessCrashedError, HarnessSkippedError
 
 QUICK = profile_settings("quick")
 
@@ -194,3 +196,71 @@ def test_a_seed_leaves_state_machines_derandomised() -> None:
         seed=3,
     )
     assert seen == [True]
+
+
+def _parser_raising(error: Exception) -> Callable[[], Callable[[str], object]]:
+    def parse(text: str) -> object:
+        raise error from ValueError(text)
+
+    return lambda: parse
+
+
+@pytest.mark.parametrize(
+    ("error", "outcome"),
+    [
+        (HarnessSkippedError("parse_summary #3", "not implemented"), Outcome.SKIP),
+        (
+            HarnessCrashedError("harness", "parse_summary #3", "exited", restarted=True),
+            Outcome.ERROR,
+        ),
+    ],
+)
+def test_a_skip_or_fault_caught_by_a_check_is_not_a_finding(
+    error: Exception, outcome: Outcome
+) -> None:
+    # parser.never-raises catches what the parser raises to report PRS-1; a harness that
+    # skipped the request, or crashed, must end the check as a skip or an error instead.
+    (never_raises,) = [
+        c for c in checks_for(Component.SUMMARY_PARSER) if c.id == "parser.never-raises"
+    ]
+    result = run_check(
+        never_raises,
+        factory=_parser_raising(error),
+        claims=frozenset({Claim.GENERIC}),
+        settings=QUICK,
+    )
+    assert result.outcome is outcome, result.message
+
+
+@check("toy.two-bugs", component=Component.PROJECTOR, claim=Claim.GENERIC, clauses=("PRJ-1",))
+def two_bugs(context: CheckContext) -> Callable[[], None]:
+    """Fails one way above 1000 (a finding) and another way below 0 (an exception)."""
+
+    @given(value=st.integers(-5, 2000))
+    @example(value=1001)
+    def test(value: int) -> None:
+        context.record(value=value)
+        context.expect(context.subject()(value) <= 1000, f"too big: {value}")
+
+    return test
+
+
+def test_the_counterexample_belongs_to_the_failure_reported() -> None:
+    def subject(value: int) -> int:
+        if value < 0:
+            raise ValueError(f"negative {value}")
+        return value
+
+    result = run_check(
+        two_bugs, factory=lambda: subject, claims=frozenset({Claim.GENERIC}), settings=QUICK
+    )
+    assert result.outcome is Outcome.FAIL
+    reported = result.message.splitlines()[0]
+    shown = result.counterexample
+    assert isinstance(shown, dict)
+    value = shown["value"]
+    assert isinstance(value, int)
+    if reported.startswith("ValueError"):
+        assert value < 0, (reported, shown)
+    else:
+        assert value > 1000, (reported, shown)

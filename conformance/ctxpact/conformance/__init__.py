@@ -15,7 +15,7 @@ from ctxpact.conformance._api import (
     check_summary_parser,
     check_target,
 )
-from ctxpact.conformance._context import CheckContext, CheckFailure, SubjectError
+from ctxpact.conformance._context import CheckContext, CheckFailure, SkipCheck, SubjectError
 from ctxpact.conformance._model import (
     Check,
     CheckResult,
@@ -29,7 +29,7 @@ from ctxpact.conformance._model import (
 from ctxpact.conformance._profiles import DEFAULT_PROFILE, PROFILES, profile_settings
 from ctxpact.conformance._references import reference_targets
 from ctxpact.conformance._report import markdown, run_document
-from ctxpact.conformance._runner import SkipCheck, run_check, run_checks
+from ctxpact.conformance._runner import run_check, run_checks
 from ctxpact.conformance._runtime import (
     RuntimeConfig,
     RuntimeEvent,

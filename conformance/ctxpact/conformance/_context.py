@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 import attrs
 from hypothesis import settings
 
-from ctxpact.spec import SCHEMA_OF, JsonValue, compact_json, copy_json, to_json
+from ctxpact.spec import SCHEMA_OF, CtxpactError, JsonValue, compact_json, copy_json, to_json
 
 
-class CheckFailure(AssertionError):  # noqa: N818 - reads as the finding it is
-    """A clause does not hold: raised by :meth:`CheckContext.expect`."""
+class CheckFailure(CtxpactError, AssertionError):  # noqa: N818 - reads as the finding it is
+    """A clause does not hold: raised by :meth:`CheckContext.expect`, with its example."""
+
+    example: tuple[dict[str, JsonValue] | None, list[JsonValue]] | None = None
 
 
-class SubjectError(Exception):
-    """The implementation could not even be built: the factory raised."""
+class SubjectError(CtxpactError):
+    """The implementation could not be exercised: its factory raised, or its harness failed."""
+
+
+class SkipCheck(CtxpactError):  # noqa: N818 - a signal, like pytest's Skipped
+    """Raised by a check when the implementation lacks an optional capability it needs."""
 
 
 def as_json(value: object) -> JsonValue:
@@ -57,7 +64,6 @@ class CheckContext:
         self.options: Mapping[str, Any] = options or {}
         self.example: dict[str, JsonValue] | None = None
         self.steps: list[JsonValue] = []
-        self._failed: tuple[dict[str, JsonValue] | None, list[JsonValue]] | None = None
 
     def subject(self, *args: Any) -> Any:  # noqa: ANN401 - the component's own type
         """A fresh instance of the implementation (the factory's arguments pass through)."""
@@ -86,16 +92,25 @@ class CheckContext:
         reports the first failure, so the last one recorded is not always the one that failed.
         """
         if not condition:
-            self._failed = (self.example, list(self.steps))
-            raise CheckFailure(message)
+            # A check often calls expect(False, ...) from an `except Exception` around the
+            # subject; when what was caught is a skip or a fault of the implementation's
+            # harness, that is the outcome, not a finding against the clause.
+            handling = sys.exc_info()[1]
+            if isinstance(handling, SkipCheck | SubjectError):
+                raise handling
+            failure = CheckFailure(message)
+            failure.example = (self.example, list(self.steps))
+            raise failure
 
-    def counterexample(self) -> JsonValue:
-        """The JSON form of the example that failed (and its steps), or ``None``.
+    def counterexample(self, error: BaseException | None = None) -> JsonValue:
+        """The JSON form of the example that failed with *error* (and its steps), or ``None``.
 
-        That is the last example whose :meth:`expect` failed, or, when the implementation
-        raised instead, the last one recorded (Hypothesis replays the shrunk example last).
+        A :class:`CheckFailure` carries the example it was raised in: Hypothesis may run
+        other explicit examples before it reports the first failure. For anything else the
+        implementation raised, it is the last example recorded, which is the one Hypothesis
+        replays last (the shrunk one).
         """
-        example, steps = self._failed or (self.example, self.steps)
+        example, steps = getattr(error, "example", None) or (self.example, self.steps)
         if example is None and not steps:
             return None
         document: dict[str, JsonValue] = dict(example or {})

@@ -8,7 +8,7 @@ from typing import Any
 
 import hypothesis
 
-from ctxpact.conformance._context import CheckContext, CheckFailure, SubjectError
+from ctxpact.conformance._context import CheckContext, CheckFailure, SkipCheck, SubjectError
 from ctxpact.conformance._model import (
     Check,
     CheckResult,
@@ -19,10 +19,6 @@ from ctxpact.conformance._model import (
     Outcome,
 )
 from ctxpact.conformance._profiles import DEFAULT_PROFILE, profile_settings
-
-
-class SkipCheck(Exception):  # noqa: N818 - a signal, like pytest's Skipped
-    """Raised by a check when the implementation lacks an optional capability it needs."""
 
 
 def selected(check: Check, keywords: Sequence[str]) -> bool:
@@ -76,12 +72,12 @@ def run_check(  # noqa: PLR0913, PLR0911 - every argument is a separate, named c
     # public API, so it stays derandomised: every run of it is reproducible all the same.
     machine_settings = settings if seed is None else hypothesis.settings(settings, derandomize=True)
     context = CheckContext(factory, settings=machine_settings, options=options)
-    test = check.build(context)
-    if getattr(test, "is_hypothesis_test", False):
-        test = settings(test)
-        if seed is not None:
-            test = hypothesis.seed(seed)(test)
     try:
+        test = check.build(context)
+        if getattr(test, "is_hypothesis_test", False):
+            test = settings(test)
+            if seed is not None:
+                test = hypothesis.seed(seed)(test)
         test()
     except SkipCheck as skip:
         return result(Outcome.SKIP, str(skip))
@@ -90,9 +86,11 @@ def run_check(  # noqa: PLR0913, PLR0911 - every argument is a separate, named c
     except Exception as error:  # noqa: BLE001 - whatever the implementation raises is a finding
         if expected is not None:
             return result(
-                Outcome.XFAIL, f"expected failure: {expected.reason}", context.counterexample()
+                Outcome.XFAIL,
+                f"expected failure: {expected.reason}",
+                context.counterexample(error),
             )
-        return result(Outcome.FAIL, _failure_message(error), context.counterexample())
+        return result(Outcome.FAIL, _failure_message(error), context.counterexample(error))
     if expected is not None:
         return result(
             Outcome.FAIL,

@@ -24,10 +24,9 @@ from attrs import frozen
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from ctxpact.conformance._context import CheckContext, describe
+from ctxpact.conformance._context import CheckContext, SkipCheck, describe
 from ctxpact.conformance._model import Check, Claim, Component
 from ctxpact.conformance._registry import check
-from ctxpact.conformance._runner import SkipCheck
 from ctxpact.conformance.checks._compaction_support import (
     FIXED_OUTPUTS,
     PLAIN_ANSWER,

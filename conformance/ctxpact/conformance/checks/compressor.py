@@ -19,10 +19,9 @@ from typing import Any
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from ctxpact.conformance._context import CheckContext, describe
+from ctxpact.conformance._context import CheckContext, SkipCheck, describe
 from ctxpact.conformance._model import Check, Claim, Component
 from ctxpact.conformance._registry import check
-from ctxpact.conformance._runner import SkipCheck
 from ctxpact.conformance.strategies import texts, transcripts
 from ctxpact.spec import CompactResult, MemorySnapshot, compact_json, to_json, validate
 

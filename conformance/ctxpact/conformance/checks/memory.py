@@ -29,10 +29,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, RuleBasedStateMachine, invariant, rule
 
-from ctxpact.conformance._context import CheckContext
+from ctxpact.conformance._context import CheckContext, SkipCheck
 from ctxpact.conformance._model import Check, Claim, Component
 from ctxpact.conformance._registry import check
-from ctxpact.conformance._runner import SkipCheck
 from ctxpact.conformance.checks._stateful_support import (
     EDGE_ITEMS,
     EDGE_SUMMARIES,

@@ -17,10 +17,9 @@ from typing import Any, cast
 import attrs
 from hypothesis import example, given
 
-from ctxpact.conformance._context import CheckContext, describe
+from ctxpact.conformance._context import CheckContext, SkipCheck, describe
 from ctxpact.conformance._model import Check, Claim, Component
 from ctxpact.conformance._registry import Builder, check
-from ctxpact.conformance._runner import SkipCheck
 from ctxpact.conformance.checks._projection_support import (
     NOTE_PATTERNS,
     Case,

@@ -23,10 +23,9 @@ from attrs import evolve, field, frozen
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from ctxpact.conformance._context import CheckContext, CheckFailure, as_json, describe
+from ctxpact.conformance._context import CheckContext, CheckFailure, SkipCheck, as_json, describe
 from ctxpact.conformance._model import Check, Claim, Component
 from ctxpact.conformance._registry import check
-from ctxpact.conformance._runner import SkipCheck
 from ctxpact.conformance._runtime import (
     EventListener,
     LifecycleHook,

@@ -29,10 +29,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, precondition, rule
 
-from ctxpact.conformance._context import CheckContext, CheckFailure
+from ctxpact.conformance._context import CheckContext, CheckFailure, SkipCheck
 from ctxpact.conformance._model import Check, Claim, Component
 from ctxpact.conformance._registry import check
-from ctxpact.conformance._runner import SkipCheck
 from ctxpact.conformance.checks._stateful_support import (
     EDGE_ITEMS,
     borrowed_connection,

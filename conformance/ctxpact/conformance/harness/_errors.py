@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import unittest
 
-from ctxpact.conformance._context import SubjectError
-from ctxpact.conformance._runner import SkipCheck
+from ctxpact.conformance._context import SkipCheck, SubjectError
 from ctxpact.spec import CtxpactError
 
 
