@@ -160,3 +160,55 @@ def test_a_counterexample_with_lone_surrogates_is_printed_escaped(tmp_path: Path
     assert result.returncode == EXIT_FAILED, result.stderr.decode()
     assert b"Traceback" not in result.stderr
     assert b"\\ud800" in result.stdout
+
+
+@pytest.mark.parametrize("option", ["--json", "--markdown"])
+def test_an_unwritable_report_path_is_refused_before_the_run(
+    option: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "no" / "such" / "report"
+    assert main(["check", "-k", "nothing-matches", option, str(missing)]) == EXIT_USAGE
+    assert "expected a file in an existing directory" in capsys.readouterr().err
+
+
+def test_exporting_into_a_file_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    occupied = tmp_path / "a-file"
+    occupied.write_text("", encoding="utf-8")
+    assert main(["schemas", "export", str(occupied)]) == EXIT_USAGE
+    assert "ctxpact: error:" in capsys.readouterr().err
+
+
+def test_reports_keep_lone_surrogates_escaped(tmp_path: Path) -> None:
+    (tmp_path / "zoo_cli_encoding.py").write_text(
+        "from ctxpact.reference.compaction import parse_structured_summary\n"
+        "def factory():\n"
+        "    def parse(text):\n"
+        "        text.encode('utf-8')\n"
+        "        return parse_structured_summary(text)\n"
+        "    return parse\n",
+        encoding="utf-8",
+    )
+    report, table = tmp_path / "r.json", tmp_path / "t.md"
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ctxpact.conformance",
+            "check",
+            "zoo_cli_encoding:factory",
+            "--profile",
+            "quick",
+            "--json",
+            str(report),
+            "--markdown",
+            str(table),
+        ],
+        capture_output=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert result.returncode == EXIT_FAILED, result.stderr.decode()
+    validate(json.loads(report.read_text(encoding="utf-8")), "conformance-report")
+    assert "\\ud8" in table.read_text(encoding="utf-8").lower()

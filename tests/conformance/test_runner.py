@@ -22,6 +22,7 @@ from ctxpact.conformance import (
     run_checks,
 )
 from ctxpact.conformance._registry import check
+from ctxpact.conformance._target import TargetError
 from ctxpact.conformance.checks import checks_for
 from ctxpact.conformance.harness._errors import HarnessCrashedError, HarnessSkippedError
 
@@ -138,7 +139,7 @@ def test_run_checks_selects_by_keyword_and_rejects_unknown_expected_failures() -
     )
     assert [r.check_id for r in report.results] == ["toy.positive", "toy.exact"]
     assert report.ok
-    with pytest.raises(ValueError, match=r"do not exist for projector: toy\.nope"):
+    with pytest.raises(TargetError, match=r"do not exist for projector: toy\.nope"):
         run_checks(
             [positive],
             factory=lambda: abs,

@@ -19,6 +19,7 @@ from ctxpact.conformance._model import (
     Outcome,
 )
 from ctxpact.conformance._profiles import DEFAULT_PROFILE, profile_settings
+from ctxpact.conformance._target import TargetError
 
 
 def selected(check: Check, keywords: Sequence[str]) -> bool:
@@ -119,7 +120,7 @@ def run_checks(  # noqa: PLR0913 - see run_check
     relevant = [c for c in checks if c.component is implementation.component]
     unknown = expected.keys() - {c.id for c in relevant}
     if unknown:
-        raise ValueError(
+        raise TargetError(
             f"Expected failures name checks that do not exist for "
             f"{implementation.component.value}: {', '.join(sorted(unknown))}"
         )

@@ -127,9 +127,17 @@ def _harness_targets(arguments: argparse.Namespace, stack: contextlib.ExitStack)
     return targets
 
 
+def _writable(path: Path | None, option: str) -> None:
+    # Found out before the run, not after minutes of checks.
+    if path is not None and (path.is_dir() or not path.parent.is_dir()):
+        raise UsageError(f"{option} {path}: expected a file in an existing directory")
+
+
 def _check(arguments: argparse.Namespace) -> int:
     if arguments.validate_protocol and not arguments.exec:
         raise UsageError("-V/--validate-protocol applies to harnesses named with --exec")
+    _writable(arguments.json, "--json")
+    _writable(arguments.markdown, "--markdown")
     with contextlib.ExitStack() as stack:
         if arguments.targets or arguments.exec:
             if arguments.claim and not arguments.targets:
@@ -150,26 +158,31 @@ def _check(arguments: argparse.Namespace) -> int:
 
         for target in targets:
             progress.start(target)
-            reports.append(
-                check_target(
+            try:
+                report = check_target(
                     target,
                     profile=arguments.profile,
                     seed=arguments.seed,
                     keywords=arguments.keyword,
                     progress=progress,
                 )
-            )
+            except TargetError as error:
+                raise UsageError(str(error)) from None
+            reports.append(report)
         duration = time.perf_counter() - started
     _summary(reports, duration, sys.stdout)
     if arguments.json is not None:
         document = run_document(
             reports, profile=arguments.profile, seed=arguments.seed, duration=duration
         )
+        # ASCII-escaped: a counterexample may hold lone surrogates, which UTF-8 cannot carry.
         arguments.json.write_text(
-            json.dumps(document, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+            json.dumps(document, indent=2, ensure_ascii=True) + "\n", encoding="utf-8"
         )
     if arguments.markdown is not None:
-        arguments.markdown.write_text(markdown(reports), encoding="utf-8")
+        arguments.markdown.write_text(
+            markdown(reports), encoding="utf-8", errors="backslashreplace"
+        )
     return EXIT_OK if all(report.ok for report in reports) else EXIT_FAILED
 
 
@@ -311,6 +324,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="backslashreplace")
     try:
         status: int = arguments.run(arguments)
+    except OSError as error:  # an export or report path that cannot be written
+        sys.stderr.write(f"ctxpact: error: {error}\n")
+        return EXIT_USAGE
     except UsageError as error:
         sys.stderr.write(f"ctxpact: error: {error}\n")
         return EXIT_USAGE

@@ -366,7 +366,8 @@ class HarnessConnection:
         self, process: HarnessProcess, message: JsonObject, raw: bytes, *, validate_response: bool
     ) -> JsonObject:
         try:
-            response = json.loads(raw.decode("utf-8"))
+            # RFC 8259 has no NaN or Infinity (HRN-1): refuse them like any other non-JSON.
+            response = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
         except ValueError as error:
             raise self._fault(
                 HarnessProtocolError,
@@ -458,3 +459,7 @@ def _kill_quietly(holder: list[HarnessProcess | None]) -> None:
     for process in holder:
         if process is not None:
             process.kill()
+
+
+def _refuse_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
