@@ -212,3 +212,30 @@ def test_reports_keep_lone_surrogates_escaped(tmp_path: Path) -> None:
     assert result.returncode == EXIT_FAILED, result.stderr.decode()
     validate(json.loads(report.read_text(encoding="utf-8")), "conformance-report")
     assert "\\ud8" in table.read_text(encoding="utf-8").lower()
+
+
+def test_options_let_a_named_policy_be_checked_against_its_claim(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    target = "ctxpact.reference.compaction:LlmCompactPolicy"
+    common = ["check", target, "--claim", "llm-summary", "-k", "llm.cut", "--profile", "quick"]
+    # Without the option the claim cannot be checked: an error, never a silent pass.
+    assert main(common) == EXIT_FAILED
+    assert "the target claims this check, but" in capsys.readouterr().out
+    assert main([*common, "--option", "max_items=20"]) == EXIT_OK
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("max_items", "Expected --option KEY=JSON"),
+        ("max_items=four", "is not JSON"),
+        ('budget={"maxItems": -1}', "--option budget:"),
+    ],
+)
+def test_bad_options_are_usage_errors(
+    option: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = main(["check", "ctxpact.reference:DefaultContextProjector", "--option", option])
+    assert status == EXIT_USAGE
+    assert message in capsys.readouterr().err

@@ -1265,14 +1265,16 @@ def test_every_compaction_check_passes_on_the_reference(target: Any) -> None:
             assert result.outcome is Outcome.SKIP
 
 
-def test_the_llm_checks_skip_without_max_items() -> None:
+def test_a_claimed_llm_check_without_max_items_is_an_error_not_a_skip() -> None:
+    # A claim that cannot be checked must not end the run green.
     result = run_check(
         CHECKS["compaction.llm.cut"],
         factory=LlmCompactPolicy,
         claims=LLM_CLAIMS,
         settings=QUICK,
     )
-    assert result.outcome is Outcome.SKIP
+    assert result.outcome is Outcome.ERROR
+    assert "the target claims this check, but" in result.message
     assert "max_items" in result.message
 
 

@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+import attrs
+
 from ctxpact.conformance._model import CheckResult, ConformanceReport, Outcome
 from ctxpact.conformance._profiles import DEFAULT_PROFILE, PROFILES
 from ctxpact.conformance._references import reference_targets
@@ -30,7 +32,7 @@ from ctxpact.conformance.harness import (
     harness_targets,
 )
 from ctxpact.conformance.vectors import export_vectors
-from ctxpact.spec import load_schema, schema_names
+from ctxpact.spec import ContextBudget, SchemaValidationError, from_json, load_schema, schema_names
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -127,6 +129,30 @@ def _harness_targets(arguments: argparse.Namespace, stack: contextlib.ExitStack)
     return targets
 
 
+def _options(pairs: Sequence[str]) -> dict[str, object]:
+    """``KEY=JSON`` pairs as the options claimed checks read (``budget`` as a ContextBudget)."""
+    options: dict[str, object] = {}
+    for pair in pairs:
+        key, equals, text = pair.partition("=")
+        if not equals or not key:
+            raise UsageError(f"Expected --option KEY=JSON (e.g. max_items=4) but got {pair!r}")
+        try:
+            value = json.loads(text)
+        except ValueError as error:
+            raise UsageError(f"--option {key}: {text!r} is not JSON ({error})") from None
+        if key == "budget":
+            try:
+                value = from_json(ContextBudget, value)
+            except SchemaValidationError as error:
+                raise UsageError(f"--option budget: {error}") from None
+        options[key] = value
+    return options
+
+
+def _with_options(target: Target, options: dict[str, object]) -> Target:
+    return attrs.evolve(target, options={**target.options, **options}) if options else target
+
+
 def _writable(path: Path | None, option: str) -> None:
     # Found out before the run, not after minutes of checks.
     if path is not None and (path.is_dir() or not path.parent.is_dir()):
@@ -145,11 +171,17 @@ def _check(arguments: argparse.Namespace) -> int:
                     "--claim applies to module:attr implementations; a harness "
                     "declares its own claims"
                 )
-            targets = [load_target(spec, claims=arguments.claim) for spec in arguments.targets]
+            options = _options(arguments.option)
+            targets = [
+                _with_options(load_target(spec, claims=arguments.claim), options)
+                for spec in arguments.targets
+            ]
             targets += _harness_targets(arguments, stack)
         else:
-            if arguments.claim:
-                raise UsageError("--claim applies to named implementations, not to the reference")
+            if arguments.claim or arguments.option:
+                raise UsageError(
+                    "--claim and --option apply to named implementations, not to the reference"
+                )
             targets = list(reference_targets())
         progress = _Progress(sys.stderr)
         started = time.perf_counter()
@@ -267,6 +299,14 @@ def parser() -> argparse.ArgumentParser:
         default=[],
         metavar="WORD",
         help="only checks whose id or clauses contain WORD ('not WORD' excludes)",
+    )
+    check.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=JSON",
+        help="an option of the named factories' claimed checks, e.g. max_items=4, "
+        "tiers=false or budget='{\"maxItems\": 4}'; repeatable",
     )
     check.add_argument(
         "--claim",

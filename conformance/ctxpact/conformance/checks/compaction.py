@@ -24,7 +24,7 @@ from attrs import frozen
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from ctxpact.conformance._context import CheckContext, SkipCheck, describe
+from ctxpact.conformance._context import CheckContext, SkipCheck, SubjectError, describe
 from ctxpact.conformance._model import Check, Claim, Component
 from ctxpact.conformance._registry import check
 from ctxpact.conformance.checks._compaction_support import (
@@ -263,10 +263,13 @@ def _llm_settings(context: CheckContext) -> tuple[int, str] | None:
 
 
 def _skipping(reason: str) -> Callable[[], None]:
-    """A test that skips: the check needs options the implementation did not give."""
+    """A test that errors: the target claims the check but did not give the options it needs.
+
+    Not a skip: a claim that cannot be checked must not pass for a checked one.
+    """
 
     def test() -> None:
-        raise SkipCheck(reason)
+        raise SubjectError(f"the target claims this check, but {reason}")
 
     return test
 
