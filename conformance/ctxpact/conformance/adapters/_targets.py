@@ -8,8 +8,12 @@ from typing import Final
 from ctxpact.conformance._model import Claim, Component, ExpectedFailure
 from ctxpact.conformance._target import Target
 
-#: The generic checks each framework's trimmer is known to fail, and why (strict: a check
-#: that starts passing fails the run, so a framework upgrade that fixes one is noticed).
+#: The generic checks each framework's trimmer is known to fail under the default profile,
+#: and why. Strict: a check that starts passing fails the run, so a framework upgrade that
+#: fixes one is noticed. Findings that only a hand-built case reaches (AutoGen's tail dropping
+#: a leading result message, Strands orphaning across a user message) are not listed here;
+#: their own tests in tests/conformance pin them. With the quick profile's few examples some
+#: listed findings may go unreached, so run framework targets with the default profile.
 _NO_PREFIX = ExpectedFailure(
     check_id="projector.pinned-prefix", reason="no setting pins the first items"
 )
@@ -30,9 +34,6 @@ _HEAD_AND_TAIL = ExpectedFailure(
 )
 _HEAD_PINS = ExpectedFailure(
     check_id="projector.pinned-prefix", reason="the head drops a trailing function-call message"
-)
-_TAIL_RESULT = ExpectedFailure(
-    check_id="projector.newest-item", reason="the tail drops a leading result message"
 )
 _NO_TRIM_POINT = ExpectedFailure(
     check_id="projector.max-items", reason="without a valid trim point everything is kept"
@@ -96,12 +97,12 @@ def _autogen() -> tuple[Target, ...]:
             (
                 "HeadAndTailChatCompletionContext",
                 autogen.HeadAndTailContextProjector,
-                (_INSERTS, _HEAD_AND_TAIL, _HEAD_PINS, _TAIL_RESULT, _INSERTS_REPORT),
+                (_INSERTS, _HEAD_AND_TAIL, _HEAD_PINS, _INSERTS_REPORT),
             ),
             (
                 "HeadAndTailChatCompletionContext (placeholder left out)",
                 without_placeholder,
-                (_HEAD_AND_TAIL, _HEAD_PINS, _TAIL_RESULT),
+                (_HEAD_AND_TAIL, _HEAD_PINS),
             ),
         )
     )
