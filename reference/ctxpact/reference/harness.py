@@ -35,6 +35,7 @@ from ctxpact.reference.projection import DefaultContextProjector, TypeAwareConte
 from ctxpact.reference.session import (
     FileSessionStore,
     InMemorySessionStore,
+    ListingSessionStore,
     SessionStore,
     SqliteSessionStore,
 )
@@ -331,9 +332,9 @@ def call_store(store: object, method: str, args: Sequence[JsonValue]) -> JsonVal
             snapshot = checked.load(cast("str", session_id))
             return None if snapshot is None else to_json(snapshot)
         case "delete", [session_id]:
-            return checked.delete(cast("str", session_id))
+            return cast("ListingSessionStore", store).delete(cast("str", session_id))
         case "session_ids", []:
-            return cast("list[JsonValue]", list(checked.session_ids()))
+            return cast("list[JsonValue]", list(cast("ListingSessionStore", store).session_ids()))
         case _:
             raise _wrong_arguments("session-store", method, args)
     return None

@@ -23,6 +23,7 @@ from ctxpact.reference.session import (
     CorruptSessionError,
     FileSessionStore,
     InMemorySessionStore,
+    ListingSessionStore,
     SessionIdMismatchError,
     SessionStore,
     SqliteSessionStore,
@@ -65,14 +66,14 @@ SNAPSHOT = AgentSessionSnapshot(
     ),
 )
 
-StoreFactory = Callable[[], SessionStore]
+StoreFactory = Callable[[], ListingSessionStore]
 
 
 @pytest.fixture(params=["memory", "file", "sqlite-path", "sqlite-connection"])
 def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreFactory]:
     closers: list[Callable[[], None]] = []
 
-    def factory() -> SessionStore:
+    def factory() -> ListingSessionStore:
         if request.param == "memory":
             return InMemorySessionStore()
         if request.param == "file":
@@ -571,3 +572,17 @@ def test_sqlite_store_never_overwrites_a_corrupt_row(operation: str) -> None:
             'SELECT snapshot_json FROM "ctxpact_agent_session" WHERE session_id = ?', ("s-1",)
         ).fetchone()
         assert row == ("{not json",)
+
+
+def test_a_store_with_only_save_and_load_is_a_session_store() -> None:
+    # SES-9 makes delete and listing optional: the protocol asks for save and load only.
+    class Minimal:
+        def save(self, snapshot: AgentSessionSnapshot) -> None:
+            del snapshot
+
+        def load(self, session_id: str) -> AgentSessionSnapshot | None:
+            del session_id
+
+    assert isinstance(Minimal(), SessionStore)
+    assert not isinstance(Minimal(), ListingSessionStore)
+    assert isinstance(InMemorySessionStore(), ListingSessionStore)

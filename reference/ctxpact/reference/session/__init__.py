@@ -56,7 +56,11 @@ from ctxpact.reference.session._session import (
     RuntimeResultError,
 )
 from ctxpact.reference.session._sqlite_store import DEFAULT_SESSION_TABLE, SqliteSessionStore
-from ctxpact.reference.session._store import InMemorySessionStore, SessionStore
+from ctxpact.reference.session._store import (
+    InMemorySessionStore,
+    ListingSessionStore,
+    SessionStore,
+)
 
 __all__ = [
     "AUTO_COMPACT_MESSAGE",
@@ -90,6 +94,7 @@ __all__ = [
     "LifecycleEvent",
     "LifecycleEventType",
     "LifecycleHook",
+    "ListingSessionStore",
     "MaxStepsExceededError",
     "MemoryFactory",
     "MemoryRollbackError",

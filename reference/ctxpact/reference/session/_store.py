@@ -41,6 +41,14 @@ class SessionStore(Protocol):
         """The stored snapshot of *session_id*, or ``None``."""
         ...
 
+
+@runtime_checkable
+class ListingSessionStore(SessionStore, Protocol):
+    """A session store that can also delete sessions and list them (optional in SES-9).
+
+    The three stores of the reference are such stores.
+    """
+
     def delete(self, session_id: str) -> bool:
         """Remove the session; whether there was one."""
         ...
