@@ -582,6 +582,7 @@ def test_a_store_with_only_save_and_load_is_a_session_store() -> None:
 
         def load(self, session_id: str) -> AgentSessionSnapshot | None:
             del session_id
+            return None
 
     assert isinstance(Minimal(), SessionStore)
     assert not isinstance(Minimal(), ListingSessionStore)
