@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 
-import attrs
 import pytest
 
 pytest.importorskip("autogen_core")
@@ -22,99 +20,28 @@ from autogen_core.models import (
 )
 from hypothesis import example, given
 
-from ctxpact.conformance import Claim, Component, Outcome, check_target, checks_for
+from ctxpact.conformance import Outcome
 from ctxpact.conformance.adapters import (
     UnsupportedItemError,
     UnsupportedMessageError,
-    framework_targets,
 )
 from ctxpact.conformance.adapters import autogen as ag
+from ctxpact.conformance.adapters._testing import (
+    PAIRED,
+    carried,
+    check_known_findings,
+    identical,
+    orphans,
+    pair_integrity,
+    text,
+    tool_result,
+    user,
+)
 from ctxpact.conformance.strategies import transcripts
 from ctxpact.reference.projection import DefaultContextProjector, TypeAwareContextProjector
-from ctxpact.spec import ContextBudget, ContextProjection, JsonValue, compact_json
-
-# -- helpers (each adapter's test module has its own copy: the modules skip independently) --
-
-
-def text(value: str) -> JsonValue:
-    return {"type": "input_text", "text": value}
-
-
-def user(value: str) -> JsonValue:
-    return {"type": "message", "role": "user", "content": [text(value)]}
-
-
-def tool_result(call_id: str, output: JsonValue) -> JsonValue:
-    return {"type": "function_call_output", "call_id": call_id, "output": output}
-
-
-def chat_call(call_id: str, name: str = "read_file") -> JsonValue:
-    call: JsonValue = {
-        "id": call_id,
-        "type": "function",
-        "function": {"name": name, "arguments": "{}"},
-    }
-    return {"type": "message", "role": "assistant", "tool_calls": [call]}
-
+from ctxpact.spec import ContextBudget, JsonValue
 
 #: Two turns, each a call and its result; trimming to the newest item orphans the last result.
-PAIRED: list[JsonValue] = [
-    user("go"),
-    chat_call("c1"),
-    tool_result("c1", "x" * 30),
-    user("again"),
-    chat_call("c2", "grep"),
-    tool_result("c2", "y" * 30),
-]
-
-
-def carried(convert: Callable[[list[JsonValue]], object], item: JsonValue) -> bool:
-    try:
-        convert([item])
-    except UnsupportedItemError:
-        return False
-    return True
-
-
-def orphans(items: list[JsonValue], projection: ContextProjection) -> list[int]:
-    """Source positions of kept tool results whose call (by call id, earlier) was dropped."""
-    dropped = set(projection.report.dropped_indices or ())
-    found = []
-    for position, item in enumerate(items):
-        if not (isinstance(item, dict) and item.get("type") == "function_call_output"):
-            continue
-        calls = [
-            index
-            for index in range(position)
-            if f'"id":"{item["call_id"]}"' in compact_json(items[index])
-            or f'"call_id":"{item["call_id"]}"' in compact_json(items[index])
-        ]
-        if position not in dropped and calls and calls[-1] in dropped:
-            found.append(position)
-    return found
-
-
-def check_known_findings(name: str) -> None:
-    """The target fails exactly its declared findings at the default profile, strictly.
-
-    An unexpected failure fails the report, and so does a declared finding the checks no
-    longer reach (a framework upgrade that fixed it); each finding also has a concrete test.
-    """
-    (target,) = [t for t in framework_targets() if t.name == name]
-    report = check_target(target, profile="default")
-    assert report.ok, [(r.check_id, r.message) for r in report.failures]
-    ran = [r for r in report.results if r.outcome is not Outcome.SKIP]
-    claimed = [c for c in checks_for(Component.PROJECTOR) if c.claim in target.claims]
-    assert len(ran) == len(claimed)  # every claimed projector check ran
-
-
-def pair_integrity(name: str) -> Outcome:
-    """The outcome of the pair-integrity check on the target, claimed for the occasion."""
-    (target,) = [t for t in framework_targets() if t.name == name]
-    claimed = attrs.evolve(target, claims=(Claim.GENERIC, Claim.PAIR_INTEGRITY))
-    report = check_target(claimed, profile="default", keywords=["pair-integrity"])
-    (result,) = report.results
-    return result.outcome
 
 
 #: A 1x1 PNG, for an image AutoGen holds.
@@ -143,10 +70,6 @@ EVERY_SHAPE: list[JsonValue] = [
 ]
 
 
-def _identical(left: list[JsonValue], right: list[JsonValue]) -> bool:
-    return compact_json(left) == compact_json(right)
-
-
 # -- conversions ---------------------------------------------------------------------------
 
 
@@ -169,13 +92,13 @@ def test_a_round_trip_gives_identical_items_or_names_what_it_cannot_carry(
         assert f"at $[{error.index}]: {error.reason}" in str(error)
         return
     assert len(messages) == len(items)
-    assert _identical(ag.from_autogen(messages), items)
+    assert identical(ag.from_autogen(messages), items)
 
 
 @given(items=transcripts().map(lambda items: [i for i in items if carried(ag.to_autogen, i)]))
 @example(items=EVERY_SHAPE)
 def test_carried_items_come_back_identical(items: list[JsonValue]) -> None:
-    assert _identical(ag.from_autogen(ag.to_autogen(items)), items)
+    assert identical(ag.from_autogen(ag.to_autogen(items)), items)
 
 
 def test_items_become_the_messages_autogen_uses() -> None:

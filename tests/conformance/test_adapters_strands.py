@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
 pytest.importorskip("strands")
@@ -11,89 +9,24 @@ pytest.importorskip("strands")
 from hypothesis import example, given
 from strands.types.content import Message
 
-from ctxpact.conformance import Component, Outcome, check_target, checks_for
 from ctxpact.conformance.adapters import (
     UnsupportedItemError,
     UnsupportedMessageError,
-    framework_targets,
 )
 from ctxpact.conformance.adapters import strands as sa
+from ctxpact.conformance.adapters._testing import (
+    carried,
+    check_known_findings,
+    identical,
+    orphans,
+    text,
+    tool_result,
+    user,
+)
 from ctxpact.conformance.strategies import transcripts
-from ctxpact.spec import ContextBudget, ContextProjection, JsonValue, compact_json
-
-# -- helpers (each adapter's test module has its own copy: the modules skip independently) --
-
-
-def text(value: str) -> JsonValue:
-    return {"type": "input_text", "text": value}
-
-
-def user(value: str) -> JsonValue:
-    return {"type": "message", "role": "user", "content": [text(value)]}
-
-
-def tool_result(call_id: str, output: JsonValue) -> JsonValue:
-    return {"type": "function_call_output", "call_id": call_id, "output": output}
-
-
-def chat_call(call_id: str, name: str = "read_file") -> JsonValue:
-    call: JsonValue = {
-        "id": call_id,
-        "type": "function",
-        "function": {"name": name, "arguments": "{}"},
-    }
-    return {"type": "message", "role": "assistant", "tool_calls": [call]}
-
+from ctxpact.spec import ContextBudget, JsonValue
 
 #: Two turns, each a call and its result; trimming to the newest item orphans the last result.
-PAIRED: list[JsonValue] = [
-    user("go"),
-    chat_call("c1"),
-    tool_result("c1", "x" * 30),
-    user("again"),
-    chat_call("c2", "grep"),
-    tool_result("c2", "y" * 30),
-]
-
-
-def carried(convert: Callable[[list[JsonValue]], object], item: JsonValue) -> bool:
-    try:
-        convert([item])
-    except UnsupportedItemError:
-        return False
-    return True
-
-
-def orphans(items: list[JsonValue], projection: ContextProjection) -> list[int]:
-    """Source positions of kept tool results whose call (by call id, earlier) was dropped."""
-    dropped = set(projection.report.dropped_indices or ())
-    found = []
-    for position, item in enumerate(items):
-        if not (isinstance(item, dict) and item.get("type") == "function_call_output"):
-            continue
-        calls = [
-            index
-            for index in range(position)
-            if f'"id":"{item["call_id"]}"' in compact_json(items[index])
-            or f'"call_id":"{item["call_id"]}"' in compact_json(items[index])
-        ]
-        if position not in dropped and calls and calls[-1] in dropped:
-            found.append(position)
-    return found
-
-
-def check_known_findings(name: str) -> None:
-    """The target fails exactly its declared findings at the default profile, strictly.
-
-    An unexpected failure fails the report, and so does a declared finding the checks no
-    longer reach (a framework upgrade that fixed it); each finding also has a concrete test.
-    """
-    (target,) = [t for t in framework_targets() if t.name == name]
-    report = check_target(target, profile="default")
-    assert report.ok, [(r.check_id, r.message) for r in report.failures]
-    ran = [r for r in report.results if r.outcome is not Outcome.SKIP]
-    claimed = [c for c in checks_for(Component.PROJECTOR) if c.claim in target.claims]
-    assert len(ran) == len(claimed)  # every claimed projector check ran
 
 
 def tool_use(call_id: str, name: str = "read_file") -> JsonValue:
@@ -115,10 +48,6 @@ EVERY_SHAPE: list[JsonValue] = [
 SLIDING = "strands-agents:SlidingWindowConversationManager"
 
 
-def _identical(left: list[JsonValue], right: list[JsonValue]) -> bool:
-    return compact_json(left) == compact_json(right)
-
-
 @given(items=transcripts())
 @example(items=EVERY_SHAPE)
 def test_a_round_trip_gives_identical_items_or_names_what_it_cannot_carry(
@@ -135,13 +64,13 @@ def test_a_round_trip_gives_identical_items_or_names_what_it_cannot_carry(
         assert error.item is items[error.index]
         assert f"at $[{error.index}]: {error.reason}" in str(error)
         return
-    assert _identical(sa.from_strands(messages), items)
+    assert identical(sa.from_strands(messages), items)
 
 
 @given(items=transcripts().map(lambda items: [i for i in items if carried(sa.to_strands, i)]))
 @example(items=EVERY_SHAPE)
 def test_carried_items_come_back_identical(items: list[JsonValue]) -> None:
-    assert _identical(sa.from_strands(sa.to_strands(items)), items)
+    assert identical(sa.from_strands(sa.to_strands(items)), items)
 
 
 def test_items_become_converse_messages() -> None:
