@@ -325,8 +325,9 @@ def survivors(
 ) -> tuple[list[int], list[tuple[int, M]]]:
     """Source positions of the kept messages, and the messages the framework inserted.
 
-    Inserted messages are returned with their position in *kept*. Positions must ascend:
-    a framework that reorders is reported, not hidden (an error names the order).
+    Inserted messages are returned with their position in *kept*. The positions are in the
+    framework's order, as it kept them: a framework that reorders shows up as such in the
+    projection, for the order-preserving check (PRJ-7) to find.
     """
     indices: list[int] = []
     inserted: list[tuple[int, M]] = []
@@ -337,6 +338,40 @@ def survivors(
         else:
             indices.append(index)
     return indices, inserted
+
+
+def project_survivors(  # noqa: PLR0913 - the report's facts, each its own argument
+    source: Sequence[JsonValue],
+    kept: Sequence[M],
+    index_of: Mapping[int, int],
+    view: Callable[[M], JsonValue],
+    *,
+    item_limit_applied: bool,
+    character_limit_applied: bool,
+    notes: list[str],
+    keep_inserted: bool = True,
+) -> ContextProjection:
+    """The projection of what a framework kept.
+
+    The original items of its survivors, in its order, with the messages it inserted shown
+    through *view* (or left out, with a note, when *keep_inserted* is false).
+    """
+    indices, inserted = survivors(kept, index_of)
+    if inserted and not keep_inserted:
+        notes.append(f"left out {len(inserted)} message(s) the framework inserted")
+        inserted = []
+    output: list[JsonValue] = [source[index] for index in indices]
+    for position, message in inserted:
+        output.insert(position, view(message))
+    return build_projection(
+        source,
+        output,
+        kept=indices,
+        inserted=len(inserted),
+        item_limit_applied=item_limit_applied,
+        character_limit_applied=character_limit_applied,
+        notes=notes,
+    )
 
 
 def budget_note(budget: ContextBudget | None, *, ignored: Sequence[str]) -> tuple[str, ...]:

@@ -51,7 +51,6 @@ from ctxpact.conformance.adapters._common import (
     UnsupportedItemError,
     UnsupportedMessageError,
     budget_note,
-    build_projection,
     chat_tool_call,
     chat_tool_call_item,
     compact_json_or_repr,
@@ -64,11 +63,11 @@ from ctxpact.conformance.adapters._common import (
     members,
     message_item,
     positions,
+    project_survivors,
     represented,
     role_of,
     same_item,
     string,
-    survivors,
     text_parts,
     tool_output_text,
     visible_text,
@@ -328,21 +327,15 @@ def _project_with(  # noqa: PLR0913 - the parts of one projection, by name
 ) -> ContextProjection:
     index_of = positions(messages)
     kept = messages if context is None else _messages_of(context)
-    indices, inserted = survivors(kept, index_of)
-    if inserted and not keep_inserted:
-        notes.append(f"left out {len(inserted)} message(s) the framework inserted")
-        inserted = []
-    output: list[JsonValue] = [source[index] for index in indices]
-    for position, message in inserted:
-        output.insert(position, _view_one(message))
-    return build_projection(
+    return project_survivors(
         source,
-        output,
-        kept=indices,
-        inserted=len(inserted),
+        kept,
+        index_of,
+        _view_one,
         item_limit_applied=budget is not None and budget.max_items is not None,
         character_limit_applied=False,
         notes=notes,
+        keep_inserted=keep_inserted,
     )
 
 

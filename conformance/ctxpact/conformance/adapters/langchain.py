@@ -59,7 +59,6 @@ from ctxpact.conformance.adapters._common import (
     UnsupportedItemError,
     UnsupportedMessageError,
     arguments_or_empty,
-    build_projection,
     chat_tool_call,
     chat_tool_call_item,
     compact_json_or_repr,
@@ -73,11 +72,11 @@ from ctxpact.conformance.adapters._common import (
     message_item,
     parse_arguments,
     positions,
+    project_survivors,
     represented,
     role_of,
     same_item,
     string,
-    survivors,
     tool_output_text,
     visible_text,
 )
@@ -476,15 +475,11 @@ class TrimMessagesProjector:
             kept = self._trim(kept, budget.max_approx_chars, counter, include_system=include_system)
             character_applied = len(kept) < before
             notes.append(self._note(include_system, "approx_chars", budget.max_approx_chars))
-        indices, inserted = survivors(kept, index_of)
-        output: list[JsonValue] = [source[index] for index in indices]
-        for position, message in inserted:
-            output.insert(position, _view(message))
-        return build_projection(
+        return project_survivors(
             source,
-            output,
-            kept=indices,
-            inserted=len(inserted),
+            kept,
+            index_of,
+            _view,
             item_limit_applied=item_applied,
             character_limit_applied=character_applied,
             notes=notes,

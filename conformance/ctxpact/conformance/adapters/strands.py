@@ -49,7 +49,6 @@ from ctxpact.conformance.adapters._common import (
     UnsupportedMessageError,
     arguments_or_empty,
     budget_note,
-    build_projection,
     compact_json_or_repr,
     convert_all,
     declared_calls,
@@ -60,9 +59,9 @@ from ctxpact.conformance.adapters._common import (
     members,
     message_item,
     positions,
+    project_survivors,
     role_of,
     string,
-    survivors,
     visible_text,
 )
 from ctxpact.spec import (
@@ -314,15 +313,11 @@ class SlidingWindowProjector:
                 "should_truncate_results=False).apply_management"
             )
             notes.extend(f"strands warned: {message}" for message in warnings.messages)
-        indices, inserted = survivors(view.messages, index_of)
-        output: list[JsonValue] = [source[index] for index in indices]
-        for position, message in inserted:
-            output.insert(position, _view(message))
-        return build_projection(
+        return project_survivors(
             source,
-            output,
-            kept=indices,
-            inserted=len(inserted),
+            view.messages,
+            index_of,
+            _view,
             item_limit_applied=budget is not None and budget.max_items is not None,
             character_limit_applied=False,
             notes=notes,
