@@ -121,7 +121,7 @@ class ConformanceReport:
     @property
     def ok(self) -> bool:
         """True when no check failed or errored (skips and expected failures are fine)."""
-        return not any(r.outcome in (Outcome.FAIL, Outcome.ERROR) for r in self.results)
+        return not self.failures
 
     @property
     def failures(self) -> tuple[CheckResult, ...]:
