@@ -280,9 +280,9 @@ class FailingToolEndsRun(AgentSession):
 class SkipsUnknownTools(AgentSession):
     """Appends no output for a tool it does not have."""
 
-    def _call_tool(self, step: int, index: int, call: ToolCall) -> None:
+    def _call_tool(self, step: int, call: ToolCall) -> None:
         if call.name in self.agent.tools:
-            super()._call_tool(step, index, call)
+            super()._call_tool(step, call)
 
 
 class ModelErrorUnpublished(AgentSession):

@@ -33,6 +33,7 @@ from ctxpact.reference.memory import (
 )
 from ctxpact.reference.projection import (
     DefaultContextProjector,
+    PairSafeContextProjector,
     TypeAwareContextProjector,
     approx_chars,
     total_approx_chars,
@@ -93,6 +94,7 @@ __all__ = [
     "MemoryRollbackError",
     "NoSessionStoreError",
     "OpenTransactionError",
+    "PairSafeContextProjector",
     "RuntimeResultError",
     "SessionIdMismatchError",
     "SessionNotFoundError",

@@ -13,6 +13,18 @@ from ctxpact.spec._errors import (
     Violation,
 )
 from ctxpact.spec._json import JsonObject, JsonValue, compact_json, copy_json
+from ctxpact.spec._pairing import (
+    CallLink,
+    Pairing,
+    ResultLink,
+    Shape,
+    ToolCallRef,
+    ToolResultRef,
+    is_user_input,
+    pairing,
+    tool_calls,
+    tool_results,
+)
 from ctxpact.spec._protocols import (
     AgentMemory,
     CompactPolicy,
@@ -35,13 +47,16 @@ from ctxpact.spec._records import (
 )
 from ctxpact.spec._schemas import json_path, load_schema, schema_names, validate, violations
 from ctxpact.spec._version import SCHEMA_VERSION, SPEC_VERSION
+from ctxpact.spec._wire import PROVIDERS, WireProblem, WireProblemError, wire_problems
 
 __all__ = [
+    "PROVIDERS",
     "SCHEMA_OF",
     "SCHEMA_VERSION",
     "SPEC_VERSION",
     "AgentMemory",
     "AgentSessionSnapshot",
+    "CallLink",
     "CompactPolicy",
     "CompactResult",
     "ContextBudget",
@@ -57,21 +72,33 @@ __all__ = [
     "ModelClient",
     "ModelPrompt",
     "ModelResult",
+    "Pairing",
+    "ResultLink",
     "SchemaNotFoundError",
     "SchemaValidationError",
+    "Shape",
     "StructuredSummary",
     "SummaryParser",
     "ToolCall",
+    "ToolCallRef",
+    "ToolResultRef",
     "Violation",
+    "WireProblem",
+    "WireProblemError",
     "camel_case",
     "compact_json",
     "converter",
     "copy_json",
     "from_json",
+    "is_user_input",
     "json_path",
     "load_schema",
+    "pairing",
     "schema_names",
     "to_json",
+    "tool_calls",
+    "tool_results",
     "validate",
     "violations",
+    "wire_problems",
 ]

@@ -42,19 +42,38 @@ def tool_use(call_id: str) -> JsonValue:
     }
 
 
-def separated_pairs(items: Sequence[JsonValue], cut: int) -> list[tuple[int, int]]:
-    """Brute force: every (call, result) pair that a cut at *cut* separates."""
-    pairs = []
-    for position, item in enumerate(items):
-        if not (isinstance(item, dict) and item.get("type") == "function_call_output"):
-            continue
-        call_id = item.get("call_id")
-        for earlier in range(position - 1, -1, -1):
-            if call_id in _call_ids(items[earlier]):
-                if earlier < cut <= position:
-                    pairs.append((earlier, position))
-                break
-    return pairs
+def tool_message(call_id: str) -> JsonValue:
+    return {"type": "message", "role": "tool", "tool_call_id": call_id, "content": "ok"}
+
+
+def carrier(*call_ids: str) -> JsonValue:
+    return {
+        "type": "message",
+        "role": "user",
+        "content": [{"type": "tool_result", "tool_use_id": c, "content": "ok"} for c in call_ids],
+    }
+
+
+def reasoning() -> JsonValue:
+    return {"type": "reasoning", "id": "rs", "summary": []}
+
+
+def _result_ids(item: JsonValue) -> list[JsonValue]:
+    """The call ids of the tool results *item* is or carries (three shapes, §1.4)."""
+    if not isinstance(item, dict):
+        return []
+    if item.get("type") == "function_call_output":
+        return [item.get("call_id")]
+    if item.get("role") == "tool":
+        return [item.get("tool_call_id")]
+    content = item.get("content")
+    if not isinstance(content, list):
+        return []
+    return [
+        part.get("tool_use_id")
+        for part in content
+        if isinstance(part, dict) and part.get("type") == "tool_result"
+    ]
 
 
 def _call_ids(item: JsonValue) -> set[JsonValue]:
@@ -75,20 +94,71 @@ def _call_ids(item: JsonValue) -> set[JsonValue]:
     return ids
 
 
-def is_user(item: JsonValue) -> bool:
-    return isinstance(item, dict) and item.get("role") == "user"
+def _kind(item: JsonValue) -> JsonValue:
+    return item.get("type") if isinstance(item, dict) else None
+
+
+def _joined(item: JsonValue, after: JsonValue) -> bool:
+    """PAIR-3 (b) and (c) for two adjacent items."""
+    if _kind(after) == "function_call":
+        return _kind(item) in {"function_call", "reasoning"}
+    return (
+        _kind(item) == "reasoning" and isinstance(after, dict) and after.get("role") == "assistant"
+    )
+
+
+def _call_of(items: Sequence[JsonValue], position: int, call_id: str) -> int | None:
+    for earlier in range(position - 1, -1, -1):
+        if call_id in _call_ids(items[earlier]):
+            return earlier
+    return None
+
+
+def units(items: Sequence[JsonValue]) -> list[set[int]]:
+    """Brute force PAIR-3: the connected parts of the links, found by a search."""
+    links: dict[int, set[int]] = {position: set() for position in range(len(items))}
+    for position, item in enumerate(items):
+        for call_id in _result_ids(item):
+            call = _call_of(items, position, call_id) if isinstance(call_id, str) else None
+            if call is not None:
+                links[position].add(call)
+                links[call].add(position)
+        if position + 1 < len(items) and _joined(item, items[position + 1]):
+            links[position].add(position + 1)
+            links[position + 1].add(position)
+    found: list[set[int]] = []
+    seen: set[int] = set()
+    for start in range(len(items)):
+        if start in seen:
+            continue
+        group, frontier = {start}, [start]
+        while frontier:
+            for other in links[frontier.pop()] - group:
+                group.add(other)
+                frontier.append(other)
+        seen |= group
+        found.append(group)
+    return found
+
+
+def separates(items: Sequence[JsonValue], cut: int) -> bool:
+    return any(min(unit) < cut <= max(unit) for unit in units(items))
+
+
+def is_user_input(item: JsonValue) -> bool:
+    return isinstance(item, dict) and item.get("role") == "user" and not _result_ids(item)
 
 
 def oracle(items: Sequence[JsonValue], naive_cut: int) -> int:
-    """The rule of departure 5, written the slow and obvious way."""
+    """CUT-1 .. CUT-5, written the slow and obvious way."""
     cut = min(max(naive_cut, 0), len(items))
     if cut in {0, len(items)}:
         return cut
     for index in range(cut, 0, -1):
-        if is_user(items[index]):
+        if is_user_input(items[index]) and not separates(items, index):
             return index
     for index in range(cut, 0, -1):
-        if not separated_pairs(items, index):
+        if not separates(items, index):
             return index
     return 0
 
@@ -109,6 +179,43 @@ def test_walks_back_to_the_nearest_user_message() -> None:
     assert find_turn_boundary_cut(items, 3) == 3
     # No user message in [1, 2], and a cut at 2 would separate call "a" from its result.
     assert find_turn_boundary_cut(items, 2) == 1
+
+
+def test_a_user_message_that_carries_results_is_no_turn_boundary() -> None:
+    # The Anthropic shape: the results travel in a user message. Cutting at it would keep
+    # the results and summarize their call away (a provider 400); CUT-3 passes over it.
+    items = [user(), tool_use("a"), carrier("a"), tool_use("b"), carrier("b"), assistant()]
+    assert find_turn_boundary_cut(items, 4) == 3
+    assert find_turn_boundary_cut(items, 2) == 1
+
+
+def test_a_user_message_between_a_call_and_its_result_is_passed_over() -> None:
+    # ai4j cut at the user message and kept the result without its call.
+    items = [user(), assistant("a"), user("late"), tool_message("a"), assistant()]
+    assert find_turn_boundary_cut(items, 3) == 1
+    items = [user(), function_call("a"), user("late"), result("a"), user("next")]
+    assert find_turn_boundary_cut(items, 3) == 1
+
+
+def test_parallel_calls_and_their_reasoning_stay_together() -> None:
+    items = [
+        user(),
+        reasoning(),
+        function_call("a"),
+        function_call("b"),
+        result("a"),
+        result("b"),
+        assistant(),
+    ]
+    for naive_cut in range(2, 6):
+        assert find_turn_boundary_cut(items, naive_cut) == 1
+    assert find_turn_boundary_cut(items, 6) == 6
+
+
+def test_chat_tool_messages_stay_with_their_call() -> None:
+    items = [user(), assistant("a", "b"), tool_message("a"), tool_message("b"), assistant()]
+    assert find_turn_boundary_cut(items, 3) == 1
+    assert find_turn_boundary_cut(items, 4) == 4
 
 
 def test_user_message_is_found_by_role_alone() -> None:
@@ -177,6 +284,9 @@ ITEMS = st.lists(
         CALL_IDS.map(function_call),
         CALL_IDS.map(tool_use),
         CALL_IDS.map(result),
+        CALL_IDS.map(tool_message),
+        st.lists(CALL_IDS, min_size=1, max_size=2).map(lambda ids: carrier(*ids)),
+        st.builds(reasoning),
         st.just("text"),
         st.just({"type": "function_call_output"}),
     ),
@@ -187,30 +297,34 @@ ITEMS = st.lists(
 @given(items=ITEMS, naive_cut=st.integers(-2, 16))
 @example(items=[assistant("a"), result("a"), result("a")], naive_cut=2)
 @example(items=[user(), assistant("a"), result("a"), assistant("b"), result("b")], naive_cut=3)
+@example(items=[user(), function_call("a"), function_call("a")], naive_cut=2)
+@example(items=[user(), reasoning(), assistant(), user()], naive_cut=2)
 def test_cut_follows_the_rule(items: list[JsonValue], naive_cut: int) -> None:
     assert find_turn_boundary_cut(items, naive_cut) == oracle(items, naive_cut)
 
 
 @given(items=ITEMS, naive_cut=st.integers(-2, 16))
 @example(items=[assistant("a"), assistant("b"), result("a"), result("b")], naive_cut=2)
-def test_cut_never_orphans_a_tool_result_unless_at_a_user_message(
-    items: list[JsonValue], naive_cut: int
-) -> None:
+@example(items=[user(), tool_use("a"), carrier("a"), user()], naive_cut=2)
+@example(items=[user(), assistant("a"), user(), tool_message("a")], naive_cut=2)
+def test_cut_never_separates_a_unit(items: list[JsonValue], naive_cut: int) -> None:
     cut = find_turn_boundary_cut(items, naive_cut)
     bounded = min(max(naive_cut, 0), len(items))
     assert 0 <= cut <= bounded
-    if not (0 < cut < len(items) and is_user(items[cut])):
-        assert separated_pairs(items, cut) == []
+    assert not separates(items, cut)
 
 
 @given(items=ITEMS, naive_cut=st.integers(-2, 16))
 @example(items=[user(), "x", user(), "y"], naive_cut=3)
-def test_cut_lands_on_the_last_user_message_in_range(
+@example(items=[user(), tool_use("a"), carrier("a"), "y"], naive_cut=2)
+def test_cut_lands_on_the_last_safe_user_input_in_range(
     items: list[JsonValue], naive_cut: int
 ) -> None:
     bounded = min(max(naive_cut, 0), len(items))
     users = [
-        index for index in range(1, bounded + 1) if index < len(items) and is_user(items[index])
+        index
+        for index in range(1, bounded + 1)
+        if index < len(items) and is_user_input(items[index]) and not separates(items, index)
     ]
     if users and bounded < len(items):
         assert find_turn_boundary_cut(items, naive_cut) == users[-1]
@@ -229,6 +343,9 @@ SPEC_TURN = [user(), assistant("c1"), result("c1"), assistant("c2"), result("c2"
         (SPEC_TURN, 2, 1),
         (SPEC_TURN, 5, 5),
         ([assistant("c1"), result("c1")], 1, 0),
+        ([user(), tool_use("c1"), carrier("c1"), assistant()], 2, 1),
+        ([user(), assistant("c1"), user(), tool_message("c1"), assistant()], 3, 1),
+        ([user(), function_call("c1"), function_call("c2"), result("c1"), result("c2")], 3, 1),
         (["a", "b", "c", "d", "e"], 0, 0),
         (["a", "b", "c", "d", "e"], 7, 5),
     ],

@@ -13,7 +13,7 @@ from ctxpact.reference.compaction import (
     StructuredSummaryCompactPolicy,
     carried_summary,
 )
-from ctxpact.reference.projection import DefaultContextProjector
+from ctxpact.reference.projection import DefaultContextProjector, PairSafeContextProjector
 from ctxpact.spec import (
     CompactPolicy as CompactPolicyProtocol,
 )
@@ -209,8 +209,47 @@ def test_a_given_projector_is_used_with_the_budget() -> None:
 
 def test_default_projector_and_protocol() -> None:
     policy = StructuredSummaryCompactPolicy(BUDGET)
-    assert isinstance(policy.projector, DefaultContextProjector)
+    assert policy.projector == PairSafeContextProjector(tiers=False)
     assert isinstance(policy, CompactPolicyProtocol)
+
+
+def _call(call_id: str) -> JsonValue:
+    return {"type": "function_call", "call_id": call_id, "name": "read", "arguments": "{}"}
+
+
+def _output(call_id: str) -> JsonValue:
+    return {"type": "function_call_output", "call_id": call_id, "output": "x" * 40}
+
+
+def _user(text: str) -> JsonValue:
+    return {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+
+
+def test_the_retained_items_keep_their_pairs() -> None:
+    # With DefaultContextProjector (ai4j's default) maxItems 2 retains [output, message]: the
+    # output without its call, persisted into memory, fails every later turn.
+    items = (_user("go"), _call("c1"), _output("c1"), _user("next"))
+    budget = ContextBudget(max_items=3)
+    assert DefaultContextProjector().project(items, budget).items == items[1:]
+    result = StructuredSummaryCompactPolicy(ContextBudget(max_items=2)).compact(
+        MemorySnapshot(items=items)
+    )
+    assert result.memory is not None
+    # The exchange (call and output, one unit) does not fit beside the newest item; the
+    # stage passes over it whole and still has room for the first message.
+    assert result.memory.items == (items[0], items[3])
+    assert "Context projection: 2/4 items retained, 2 dropped." in (result.summary or "")
+    three = StructuredSummaryCompactPolicy(budget).compact(MemorySnapshot(items=items))
+    assert three.memory is not None
+    assert three.memory.items == items[1:]
+
+
+def test_tier_fields_of_the_budget_never_reach_memory() -> None:
+    items = (_user("go"), _call("c1"), _output("c1"), _call("c2"), _output("c2"))
+    budget = ContextBudget(max_items=4, max_recent_tool_results=0, trim_old_reasoning=True)
+    result = StructuredSummaryCompactPolicy(budget).compact(MemorySnapshot(items=items))
+    assert result.memory is not None
+    assert result.memory.items == items[1:]  # verbatim: no placeholder is ever persisted
 
 
 def test_bad_arguments_are_rejected() -> None:

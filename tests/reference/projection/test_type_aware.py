@@ -12,7 +12,7 @@ from attrs import evolve
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from ctxpact.reference._items import function_call_output, iter_tool_calls, user_message
+from ctxpact.reference._items import function_call_output, user_message
 from ctxpact.reference.projection import (
     REASONING_CLEARED_TEXT,
     TIER1_NOTE,
@@ -32,7 +32,14 @@ from ctxpact.reference.projection._tiers import (
     plan_tier1,
     plan_tier2,
 )
-from ctxpact.spec import ContextBudget, ContextProjection, ContextReport, JsonObject, JsonValue
+from ctxpact.spec import (
+    ContextBudget,
+    ContextProjection,
+    ContextReport,
+    JsonObject,
+    JsonValue,
+    tool_calls,
+)
 
 PROJECTOR = TypeAwareContextProjector()
 DEFAULT = DefaultContextProjector()
@@ -98,48 +105,87 @@ def label(call_id: str | None, name: str | None) -> str:
     return "[tool result cleared]"
 
 
-def placeholder(old: JsonObject, names: dict[str, str]) -> JsonObject:
-    call_id = old.get("call_id")
-    call_id = call_id if isinstance(call_id, str) else None
-    name = names.get(call_id) if call_id is not None else None
-    own = old.get("name")
+def _name_for(call_id: JsonValue, own: JsonValue, names: dict[str, str]) -> str | None:
+    name = names.get(call_id) if isinstance(call_id, str) else None
     if name is None and isinstance(own, str):
         name = own
+    return name
+
+
+def placeholder(old: JsonObject, names: dict[str, str]) -> JsonObject:
+    """T1-4 for a Responses-style tool result."""
+    call_id = old.get("call_id")
+    call_id = call_id if isinstance(call_id, str) else None
     new: JsonObject = {"type": "function_call_output"}
     if call_id is not None:
         new["call_id"] = call_id
-    new["output"] = label(call_id, name)
+    new["output"] = label(call_id, _name_for(call_id, old.get("name"), names))
     return new
+
+
+def with_label(old: JsonObject, id_key: str, names: dict[str, str]) -> JsonObject:
+    """T1-4 for a Chat tool message or an Anthropic result part: content becomes the label."""
+    call_id = old.get(id_key)
+    call_id = call_id if isinstance(call_id, str) else None
+    new = dict(old)
+    new["content"] = label(call_id, _name_for(call_id, old.get("name"), names))
+    return new
+
+
+def result_slots(item: JsonValue) -> list[int | None]:
+    """Where *item*'s tool results are (§1.4): the item itself, or its tool_result parts."""
+    if not isinstance(item, dict):
+        return []
+    if item.get("type") == "function_call_output" or item.get("role") == "tool":
+        return [None]
+    content = item.get("content")
+    if not isinstance(content, list):
+        return []
+    return [
+        index
+        for index, part in enumerate(content)
+        if isinstance(part, dict) and part.get("type") == "tool_result"
+    ]
 
 
 def eager_tier1(working: list[JsonValue], keep: int, replaced: set[int]) -> int:
     names: dict[str, str] = {}
     for item in working:
-        for call in iter_tool_calls(item):
+        for call in tool_calls(item):
             if call.call_id is not None and call.name is not None:
                 names[call.call_id] = call.name
-    results = [
-        index
-        for index, item in enumerate(working)
-        if isinstance(item, dict) and item.get("type") == "function_call_output"
-    ]
+    results = [(index, slot) for index, item in enumerate(working) for slot in result_slots(item)]
     cleared = 0
-    for index in results[: len(results) - keep] if len(results) > keep else []:
+    for index, slot in results[: len(results) - keep] if len(results) > keep else []:
         old = working[index]
         assert isinstance(old, dict)
-        if not is_placeholder(old.get("output")):
+        if slot is None and old.get("type") == "function_call_output":
+            if is_placeholder(old.get("output")):
+                continue
             working[index] = placeholder(old, names)
-            replaced.add(index)
-            cleared += 1
+        elif slot is None:
+            if is_placeholder(old.get("content")):
+                continue
+            working[index] = with_label(old, "tool_call_id", names)
+        else:
+            parts = list(old["content"])  # type: ignore[arg-type]  # a carrier's content
+            part = parts[slot]
+            assert isinstance(part, dict)
+            if is_placeholder(part.get("content")):
+                continue
+            parts[slot] = with_label(part, "tool_use_id", names)
+            working[index] = {**old, "content": parts}
+        replaced.add(index)
+        cleared += 1
     return cleared
 
 
+def is_user_input(item: JsonValue) -> bool:
+    return isinstance(item, dict) and item.get("role") == "user" and not result_slots(item)
+
+
 def eager_tier2(working: list[JsonValue], replaced: set[int]) -> int:
-    users = [
-        index
-        for index, item in enumerate(working)
-        if isinstance(item, dict) and item.get("role") == "user"
-    ]
+    users = [index for index, item in enumerate(working) if is_user_input(item)]
     payload = {"summary", "content", "text", "encrypted_content"}
     cleared = 0
     for index in range(users[-1] if users else 0):
@@ -244,8 +290,42 @@ def reasoning_items(draw: st.DrawFn) -> JsonObject:
     return item
 
 
+@st.composite
+def chat_results(draw: st.DrawFn) -> JsonObject:
+    item: JsonObject = {"type": "message", "role": "tool"}
+    call_id = draw(st.one_of(call_ids, st.just(7), st.none()))
+    if call_id is not None:
+        item["tool_call_id"] = call_id
+    if draw(st.integers(0, 5)) > 0:
+        item["content"] = draw(outputs)
+    if draw(st.booleans()):
+        item["name"] = draw(names)
+    return item
+
+
+@st.composite
+def result_carriers(draw: st.DrawFn) -> JsonObject:
+    parts: list[JsonValue] = []
+    for _ in range(draw(st.integers(1, 3))):
+        if draw(st.integers(0, 4)) == 0:
+            parts.append({"type": "text", "text": draw(texts)})
+            continue
+        part: JsonObject = {"type": "tool_result"}
+        call_id = draw(st.one_of(call_ids, st.none()))
+        if call_id is not None:
+            part["tool_use_id"] = call_id
+        if draw(st.integers(0, 5)) > 0:
+            part["content"] = draw(outputs)
+        if draw(st.booleans()):
+            part["is_error"] = True
+        parts.append(part)
+    return {"type": "message", "role": "user", "content": parts}
+
+
 transcript_items = st.one_of(
     tool_results(),
+    chat_results(),
+    result_carriers(),
     reasoning_items(),
     texts.map(user_message),
     st.builds(chat_call, call_ids, names),
@@ -589,18 +669,69 @@ def test_placeholders_are_measured_by_the_char_stage() -> None:
     assert approx_chars(projection.items[0]) == 91
 
 
-def test_only_tool_results_of_type_function_call_output_count() -> None:
+def test_tool_results_of_every_shape_count() -> None:
+    chat: JsonObject = {
+        "type": "message",
+        "role": "tool",
+        "tool_call_id": "c1",
+        "content": "chat style",
+    }
+    carrier: JsonObject = {
+        "type": "message",
+        "role": "user",
+        "content": [
+            {"type": "tool_result", "tool_use_id": "c2", "content": "first", "is_error": True},
+            {"type": "text", "text": "and a remark"},
+            {"type": "tool_result", "tool_use_id": "c3"},
+        ],
+    }
     items: list[JsonValue] = [
-        {"type": "message", "role": "tool", "tool_call_id": "c1", "content": "chat style"},
-        {
-            "type": "message",
-            "role": "user",
-            "content": [{"type": "tool_result", "tool_use_id": "c2"}],
-        },
+        anthropic_call("c2", "grep"),
+        chat,
+        carrier,
         "function_call_output",
         {"kind": "function_call_output", "output": "x"},
     ]
-    assert PROJECTOR.project(items, tier1(0)) == DEFAULT.project(items, tier1(0))
+    projection = PROJECTOR.project(items, tier1(1))
+    assert projection.items[1] == {
+        "type": "message",
+        "role": "tool",
+        "tool_call_id": "c1",
+        "content": "[tool result cleared: c1]",
+    }
+    # The carrier's parts count one by one: the newest (c3) stays, c2 is cleared in place.
+    assert projection.items[2] == {
+        "type": "message",
+        "role": "user",
+        "content": [
+            {
+                "type": "tool_result",
+                "tool_use_id": "c2",
+                "content": "[tool result cleared: grep(c2)]",
+                "is_error": True,
+            },
+            {"type": "text", "text": "and a remark"},
+            {"type": "tool_result", "tool_use_id": "c3"},
+        ],
+    }
+    assert projection.items[2]["content"][1] is carrier["content"][1]  # type: ignore[index]
+    assert projection.items[3:] == tuple(items[3:])
+    assert projection.report.notes == (
+        "tier1 microcompact: cleared 2 old tool result(s), kept recent 1",
+    )
+    assert projection.report.cleared_indices == (1, 2)
+    assert chat["content"] == "chat style"  # the caller's items are not touched
+
+
+def test_a_part_without_content_gets_one() -> None:
+    carrier: JsonValue = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "c"}]}
+    projection = PROJECTOR.project([carrier, function_call_output("d", "y")], tier1(1))
+    assert projection.items[0] == {
+        "role": "user",
+        "content": [
+            {"type": "tool_result", "tool_use_id": "c", "content": "[tool result cleared: c]"}
+        ],
+    }
 
 
 # --- Tier-2 ---------------------------------------------------------------------------------
@@ -650,29 +781,34 @@ def test_a_cleared_reasoning_item_is_not_cleared_again() -> None:
     assert projection.report.notes == ("tier2 reasoning-trim: cleared 1 reasoning item(s)",)
 
 
-def test_the_boundary_is_read_after_tier1() -> None:
-    # An odd tool result with role "user": Tier-1 replaces it by a placeholder without a
-    # role, so Tier-2's last user message is the earlier one.
+def test_the_boundary_is_the_last_user_input_item() -> None:
+    # A message that only delivers tool results starts no turn, in any shape; so Tier-1,
+    # which only ever replaces such messages, cannot move the boundary.
     odd: JsonObject = {
         "type": "function_call_output",
         "role": "user",
         "call_id": "c",
         "output": "x",
     }
+    carrier: JsonObject = {
+        "type": "message",
+        "role": "user",
+        "content": [{"type": "tool_result", "tool_use_id": "d", "content": "y"}],
+    }
     items: list[JsonValue] = [
         reasoning("rs_1"),
         user_message("u"),
         reasoning("rs_2"),
         odd,
-        function_call_output("d", "y"),
+        carrier,
     ]
-    both = PROJECTOR.project(
-        items, ContextBudget(max_recent_tool_results=1, trim_old_reasoning=True)
-    )
-    assert both.report.cleared_indices == (0, 3)
-    assert both.items[2] is items[2]
     only_tier2 = PROJECTOR.project(items, TIER2)
-    assert only_tier2.report.cleared_indices == (0, 2)
+    assert only_tier2.report.cleared_indices == (0,)
+    both = PROJECTOR.project(
+        items, ContextBudget(max_recent_tool_results=0, trim_old_reasoning=True)
+    )
+    assert both.report.cleared_indices == (0, 3, 4)
+    assert both.items[2] is items[2]
 
 
 # --- both tiers and the limits --------------------------------------------------------------
@@ -853,7 +989,7 @@ def test_a_new_item_that_fits_exactly_is_kept(old: JsonObject) -> None:
 @example([{"type": "function_call_output"}, {"type": "reasoning"}, user_message("u")])
 def test_the_size_bound_of_a_new_item_holds(items: list[JsonValue]) -> None:
     tier1_positions = plan_tier1(items, 0)
-    tier2_positions = plan_tier2(items, frozenset(tier1_positions))
+    tier2_positions = plan_tier2(items)
     replacements = TierReplacements(items, tier1=tier1_positions, tier2=tier2_positions)
     for position in [*tier1_positions, *tier2_positions]:
         assert position in replacements

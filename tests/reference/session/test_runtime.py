@@ -32,11 +32,16 @@ from ctxpact.spec import (
     ContextProjection,
     ContextReport,
     InvalidValueError,
+    JsonObject,
     JsonValue,
     MemorySnapshot,
     ModelPrompt,
     ModelResult,
     ToolCall,
+    compact_json,
+    pairing,
+    tool_calls,
+    wire_problems,
 )
 
 E = AgentEventType
@@ -59,10 +64,19 @@ def answer(text: str) -> ModelResult:
     return ModelResult(output_text=text, memory_items=[{"role": "assistant", "text": text}])
 
 
+def declared(call: ToolCall) -> JsonValue:
+    """The memory item of a Responses model client for *call*."""
+    return {
+        "type": "function_call",
+        "call_id": call.call_id,
+        "name": call.name,
+        "arguments": call.arguments,
+    }
+
+
 def calls(*tool_calls: ToolCall) -> ModelResult:
-    return ModelResult(
-        memory_items=[{"role": "assistant", "calls": len(tool_calls)}], tool_calls=tool_calls
-    )
+    """A model result that asks for *tool_calls* and declares them in its memory items."""
+    return ModelResult(memory_items=[declared(call) for call in tool_calls], tool_calls=tool_calls)
 
 
 class ScriptedModel:
@@ -174,7 +188,7 @@ def test_tools_run_and_their_outputs_reach_the_next_prompt() -> None:
     assert received == ['{"x":1}']
     assert model.prompts[1].items == (
         user("go"),
-        {"role": "assistant", "calls": 1},
+        declared(ToolCall(call_id="c1", name="echo", arguments='{"x":1}')),
         tool_output("c1", 'echo {"x":1}'),
     )
 
@@ -197,7 +211,7 @@ def test_failing_and_unknown_tools_become_error_outputs_and_the_run_goes_on() ->
     )
     session = agent_with(model, tools={"broken": broken, "not_text": not_text}).new_session("s")
     assert session.run("go") == "recovered"
-    assert model.prompts[1].items[2:] == (
+    assert model.prompts[1].items[4:] == (
         tool_output("c1", "Error: unknown tool: missing"),
         tool_output("c2", "Error: tool broken failed: bad arguments [1]"),
         tool_output("c3", "Error: tool not_text failed: Expected a str result but got int"),
@@ -217,10 +231,68 @@ def test_a_blank_call_id_is_replaced_by_step_and_index() -> None:
     )
     session = agent_with(model, tools={"t": lambda _: "ok"}).new_session("s")
     session.run("go")
-    outputs = [
-        item for item in session.memory.get_items() if isinstance(item, dict) and "call_id" in item
-    ]
+    items = session.memory.get_items()
+    outputs = [item for item in items if isinstance(item, dict) and "output" in item]
     assert [item["call_id"] for item in outputs] == ["c", "keep", "tool_step_1_1"]
+    # The call in memory gets the same id, so its output is not an orphan (RUN-7).
+    declared_ids = [call.call_id for item in items for call in tool_calls(item)]
+    assert declared_ids == ["c", "keep", "tool_step_1_1"]
+    assert wire_problems(items, "openai-responses") == ()
+
+
+def item_type(item: JsonValue) -> JsonValue:
+    return item.get("type") if isinstance(item, dict) else None
+
+
+@pytest.mark.parametrize(
+    "memory_item",
+    [
+        {"type": "function_call", "name": "t", "arguments": ""},
+        {"type": "message", "role": "assistant", "tool_calls": [{"id": "", "name": "t"}]},
+        {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "text", "text": "x"}, {"type": "tool_use", "name": "t"}],
+        },
+    ],
+    ids=["responses", "chat", "anthropic"],
+)
+def test_the_generated_id_reaches_the_call_in_every_shape(memory_item: JsonObject) -> None:
+    result = ModelResult(
+        memory_items=[memory_item], tool_calls=[ToolCall(call_id="", name="t", arguments="")]
+    )
+    session = agent_with(ScriptedModel(result, answer("done")), tools={"t": lambda _: "ok"})
+    run = session.new_session("s")
+    run.run("go")
+    items = run.memory.get_items()
+    call = items[1]
+    assert [found.call_id for found in tool_calls(call)] == ["tool_step_0_0"]
+    assert items[2] == tool_output("tool_step_0_0", "ok")
+    assert pairing(items).orphans() == ()
+    assert "call_id" not in memory_item  # the model's item is copied, never changed
+    assert "tool_step" not in compact_json(memory_item)
+
+
+def test_a_call_the_memory_items_do_not_declare_gets_an_item_of_its_own() -> None:
+    # A model client that reports tool calls but no item for them would leave every output
+    # an orphan; the runtime declares the call itself, after the client's items.
+    result = ModelResult(
+        memory_items=[{"role": "assistant", "text": "on it"}],
+        tool_calls=[
+            ToolCall(call_id="c1", name="t", arguments='{"a":1}'),
+            ToolCall(call_id="", name="t", arguments=""),
+        ],
+    )
+    session = agent_with(ScriptedModel(result, answer("done")), tools={"t": lambda _: "ok"})
+    run = session.new_session("s")
+    run.run("go")
+    assert run.memory.get_items()[1:6] == [
+        {"role": "assistant", "text": "on it"},
+        {"type": "function_call", "call_id": "c1", "name": "t", "arguments": '{"a":1}'},
+        {"type": "function_call", "call_id": "tool_step_0_1", "name": "t", "arguments": ""},
+        tool_output("c1", "ok"),
+        tool_output("tool_step_0_1", "ok"),
+    ]
 
 
 def test_max_steps_stops_a_model_that_never_answers() -> None:

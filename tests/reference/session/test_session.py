@@ -109,7 +109,7 @@ def a_session_with_history(store: SessionStore | None, model: ScriptedModel) -> 
 def scripted() -> ScriptedModel:
     return ScriptedModel(
         ModelResult(
-            memory_items=[{"role": "assistant", "n": 1}],
+            memory_items=[{"role": "assistant", "tool_calls": [{"id": "c1", "name": "read"}]}],
             tool_calls=[ToolCall(call_id="c1", name="read", arguments="/a.py")],
         ),
         ModelResult(output_text="one", memory_items=[{"role": "assistant", "n": 2}]),

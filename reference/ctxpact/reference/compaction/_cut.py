@@ -4,58 +4,52 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ctxpact.reference._items import is_tool_result, is_user_message, iter_tool_calls
-from ctxpact.spec import JsonValue
+from ctxpact.spec import JsonValue, is_user_input, pairing
 
 
-def _blocked_cuts(items: Sequence[JsonValue]) -> list[bool]:
-    """For each cut 0..len, whether it separates some tool result from its call.
+def _separated(items: Sequence[JsonValue]) -> list[bool]:
+    """For each cut 0..len, whether it separates some unit (PAIR-3).
 
-    A result's call is the nearest earlier item carrying a tool call with the result's
-    ``call_id``; a result with no such call is an orphan already and constrains nothing. The
-    pair at positions ``call < result`` forbids every cut in ``call + 1 .. result``; the
-    intervals are summed with a difference array, so this is linear.
+    A unit whose positions run from ``low`` to ``high`` forbids every cut in ``low + 1 ..
+    high``, gaps included (its positions would lie on both sides); the intervals are summed
+    with a difference array, so this is linear.
     """
     count = len(items)
+    # Positions come in order, so the last one seen of a unit is its highest.
+    highest = {unit: position for position, unit in enumerate(pairing(items).unit_of)}
     difference = [0] * (count + 2)
-    last_call: dict[str, int] = {}
-    for index, item in enumerate(items):
-        if is_tool_result(item):
-            assert isinstance(item, dict)  # noqa: S101 - is_tool_result guarantees it
-            call_id = item.get("call_id")
-            if isinstance(call_id, str) and call_id in last_call:
-                difference[last_call[call_id] + 1] += 1
-                difference[index + 1] -= 1
-        for call in iter_tool_calls(item):
-            if call.call_id is not None:
-                last_call[call.call_id] = index
-    blocked: list[bool] = []
-    open_pairs = 0
+    for low, high in highest.items():
+        if high > low:
+            difference[low + 1] += 1
+            difference[high + 1] -= 1
+    separated: list[bool] = []
+    open_units = 0
     for cut in range(count + 1):
-        open_pairs += difference[cut]
-        blocked.append(open_pairs > 0)
-    return blocked
+        open_units += difference[cut]
+        separated.append(open_units > 0)
+    return separated
 
 
 def find_turn_boundary_cut(items: Sequence[JsonValue], naive_cut: int) -> int:
     """The index at which to split *items* into a summarized head and a kept tail.
 
-    Implements CUT-1 to CUT-6. *naive_cut* is clamped into ``[0, len(items)]``; 0 and ``len(items)``
-    are returned as they are (nothing, or everything, is summarized: nothing is orphaned).
-    Otherwise the result is the greatest index ``i`` in ``[1, naive_cut]`` where ``items[i]``
-    is a user message (a JSON object whose ``role`` is ``"user"``); failing that, the greatest
-    such ``i`` at which no tool result in ``items[i:]`` is separated from its call in
-    ``items[:i]``; failing that, 0. Linear in ``len(items)``.
+    Implements CUT-1 to CUT-6. *naive_cut* is clamped into ``[0, len(items)]``; 0 and
+    ``len(items)`` are returned as they are (nothing, or everything, is summarized: nothing is
+    orphaned). Otherwise the result is the greatest index ``i`` in ``[1, naive_cut]`` where
+    ``items[i]`` is a user input item (a user message that delivers no tool result) and the cut
+    separates no unit (no tool call from its results, in any shape, no parallel calls of one
+    step, no reasoning from its output); failing that, the greatest such ``i`` that separates
+    no unit; failing that, 0. Linear in ``len(items)``.
     """
     count = len(items)
     cut = min(max(naive_cut, 0), count)
     if cut in {0, count}:
         return cut
+    separated = _separated(items)
     for index in range(cut, 0, -1):
-        if is_user_message(items[index]):
+        if not separated[index] and is_user_input(items[index]):
             return index
-    blocked = _blocked_cuts(items)
     for index in range(cut, 0, -1):
-        if not blocked[index]:
+        if not separated[index]:
             return index
     return 0

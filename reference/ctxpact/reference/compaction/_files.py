@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from ctxpact.reference._items import iter_tool_calls, java_trim
+from ctxpact.reference._items import java_trim
 from ctxpact.reference.compaction._json import Parsed, load_object
 from ctxpact.reference.compaction._summary import (
     FILES_MODIFIED_TITLE,
@@ -19,7 +19,7 @@ from ctxpact.reference.compaction._summary import (
     SECTION_ENTRY,
     SECTION_HEADING,
 )
-from ctxpact.spec import JsonValue
+from ctxpact.spec import JsonValue, tool_calls
 
 #: A tool whose name has one of these words reads files.
 READ_TOOL_WORDS = frozenset({"read", "cat", "grep", "find", "ls", "head", "tail", "less", "view"})
@@ -66,16 +66,16 @@ def _argument_object(arguments: JsonValue) -> dict[str, Parsed] | None:
 def extract_file_operations(items: Sequence[JsonValue], *, reads: bool) -> list[str]:
     r"""The files that the tool calls in *items* read (``reads=True``) or modified.
 
-    Implements FIL-1 to FIL-7. Tool calls are found in every shape :func:`iter_tool_calls` knows; a
-    call counts when a word of its name is in :data:`READ_TOOL_WORDS` (or
-    :data:`MODIFY_TOOL_WORDS`). Its arguments (JSON text parsed to an object, or an object)
-    contribute the string values of :data:`PATH_KEYS`, trimmed, that contain ``/``, ``.`` or
-    ``\`` and no line feed. De-duplicated, in first-seen order.
+    Implements FIL-1 to FIL-7. Tool calls are found in every shape of §1.4
+    (:func:`ctxpact.spec.tool_calls`); a call counts when a word of its name is in
+    :data:`READ_TOOL_WORDS` (or :data:`MODIFY_TOOL_WORDS`). Its arguments (JSON text parsed
+    to an object, or an object) contribute the string values of :data:`PATH_KEYS`, trimmed,
+    that contain ``/``, ``.`` or ``\`` and no line feed. De-duplicated, in first-seen order.
     """
     words = READ_TOOL_WORDS if reads else MODIFY_TOOL_WORDS
     found: dict[str, None] = {}
     for item in items:
-        for call in iter_tool_calls(item):
+        for call in tool_calls(item):
             if call.name is None or words.isdisjoint(tool_name_words(call.name)):
                 continue
             arguments = _argument_object(call.arguments)

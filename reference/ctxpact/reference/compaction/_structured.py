@@ -10,7 +10,7 @@ from attrs import Attribute, field, frozen
 
 from ctxpact.reference._items import is_blank, java_trim
 from ctxpact.reference.compaction._policy import CompactPolicy
-from ctxpact.reference.projection import DefaultContextProjector
+from ctxpact.reference.projection import PairSafeContextProjector
 from ctxpact.spec import (
     CompactResult,
     ContextBudget,
@@ -92,7 +92,9 @@ def _projection_line(report: ContextReport) -> str:
 
 
 def _default_projector(projector: ContextProjector | None) -> ContextProjector:
-    return DefaultContextProjector() if projector is None else projector
+    # Pair-safe, so the compacted memory never keeps a tool result without its call; without
+    # tiers, so memory keeps whole items and never a placeholder (CMP-9).
+    return PairSafeContextProjector(tiers=False) if projector is None else projector
 
 
 def _budget(instance: object, attribute: Attribute[Any], value: object) -> None:
@@ -120,7 +122,8 @@ class StructuredSummaryCompactPolicy(CompactPolicy):
     """Compacts a memory to its projection under *budget*, with a deterministic summary.
 
     Implements CMP-5 and CMP-9 to CMP-14. *projector* defaults to a
-    :class:`~ctxpact.reference.projection.DefaultContextProjector`. The summary's lines are
+    :class:`~ctxpact.reference.projection.PairSafeContextProjector` without tiers, so a tool
+    call and its results are retained or summarized together. The summary's lines are
     :data:`COMPACT_SUMMARY_MARKER`; when something is carried from the previous summary
     (:func:`carried_summary`), :data:`EXISTING_SUMMARY_LINE` and that text; the projection
     line (:data:`PROJECTION_LINE`, or :data:`PROJECTION_LINE_WITH_DROPS` when items were

@@ -2,13 +2,15 @@
 
 :func:`approx_chars` measures items; :class:`DefaultContextProjector` keeps a pinned prefix
 and a recent tail under the budget's limits; :class:`TypeAwareContextProjector` first clears
-old tool results (Tier-1) and old reasoning (Tier-2). The constants are the exact note and
+old tool results (Tier-1) and old reasoning (Tier-2); :class:`PairSafeContextProjector` does
+both while keeping every tool call with its results. The constants are the exact note and
 placeholder texts, which the spec quotes.
 """
 
 from ctxpact.reference.projection._constants import (
     MAX_APPROX_CHARS_NOTE,
     MAX_ITEMS_NOTE,
+    NEWEST_UNIT_DROPPED_NOTE,
     REASONING_CLEARED_TEXT,
     TIER1_NOTE,
     TIER2_NOTE,
@@ -18,12 +20,14 @@ from ctxpact.reference.projection._constants import (
     TOOL_RESULT_PLACEHOLDER_NAME_ONLY,
 )
 from ctxpact.reference.projection._default import DefaultContextProjector
+from ctxpact.reference.projection._pair_safe import PairSafeContextProjector
 from ctxpact.reference.projection._size import approx_chars, total_approx_chars
 from ctxpact.reference.projection._type_aware import TypeAwareContextProjector
 
 __all__ = [
     "MAX_APPROX_CHARS_NOTE",
     "MAX_ITEMS_NOTE",
+    "NEWEST_UNIT_DROPPED_NOTE",
     "REASONING_CLEARED_TEXT",
     "TIER1_NOTE",
     "TIER2_NOTE",
@@ -32,6 +36,7 @@ __all__ = [
     "TOOL_RESULT_PLACEHOLDER_CALL_ID_ONLY",
     "TOOL_RESULT_PLACEHOLDER_NAME_ONLY",
     "DefaultContextProjector",
+    "PairSafeContextProjector",
     "TypeAwareContextProjector",
     "approx_chars",
     "total_approx_chars",

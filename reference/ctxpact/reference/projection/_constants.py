@@ -11,6 +11,11 @@ from typing import Final
 
 #: The note of the item stage; ``max_items`` is the budget's ``max_items``.
 MAX_ITEMS_NOTE: Final = "maxItems applied: {max_items}"
+#: The note of the pair-safe item stage when the newest unit does not fit (PAIR-7, PRJ-32):
+#: ``items`` is the newest unit's item count, ``max_items`` the budget's ``max_items``.
+NEWEST_UNIT_DROPPED_NOTE: Final = (
+    "newest unit dropped: {items} item(s) do not fit maxItems {max_items}"
+)
 #: The note of the character stage; ``max_approx_chars`` is the budget's ``max_approx_chars``.
 MAX_APPROX_CHARS_NOTE: Final = "maxApproxChars applied: {max_approx_chars}"
 #: The note of Tier-1: ``cleared`` results newly replaced, ``kept`` = ``max_recent_tool_results``.
@@ -42,4 +47,5 @@ CALL_ID: Final = "call_id"
 NAME: Final = "name"
 TEXT: Final = "text"
 OUTPUT: Final = "output"
+CONTENT: Final = "content"
 TYPE: Final = "type"

@@ -100,7 +100,7 @@ def char_stage(
     return kept if len(kept) < count else None
 
 
-class _Tiered:
+class Tiered:
     """The caller's list as the tiers leave it: sizes and items by position, built lazily."""
 
     def __init__(
@@ -112,7 +112,45 @@ class _Tiered:
         self.built: dict[int, JsonValue] = {}
         self.built_sizes: dict[int, int] = {}
 
+    @classmethod
+    def of(cls, items: Sequence[JsonValue], replacements: Replacements | None) -> Tiered:
+        """The tiered view of *items*, each of the caller's items sized once."""
+        return cls(items, item_sizes(items, path=_ITEMS_PATH), replacements)
+
+    def projection(
+        self,
+        positions: Sequence[int],
+        *,
+        notes: Sequence[str],
+        item_limit_applied: bool,
+        character_limit_applied: bool,
+    ) -> ContextProjection:
+        """The projection that keeps *positions* (ascending), with its exact report.
+
+        The report's source figures describe the caller's items; its ``cleared_indices`` are
+        the replaced positions that are kept (RPT-2 .. RPT-8).
+        """
+        count = len(self.items)
+        projected_chars = sum(map(self.size, positions))  # builds the kept new items not built
+        dropped_flags = bytearray(b"\x01") * count
+        for position in positions:
+            dropped_flags[position] = 0
+        report = ContextReport(
+            source_item_count=count,
+            projected_item_count=len(positions),
+            dropped_item_count=count - len(positions),
+            source_approx_chars=sum(self.sizes),
+            projected_approx_chars=projected_chars,
+            item_limit_applied=item_limit_applied,
+            character_limit_applied=character_limit_applied,
+            notes=tuple(notes),
+            dropped_indices=tuple(compress(range(count), dropped_flags)),
+            cleared_indices=tuple(p for p in positions if p in self.built),
+        )
+        return ContextProjection(items=tuple(map(self.item, positions)), report=report)
+
     def size(self, position: int) -> int:
+        """The size of the item at *position* as the tiers leave it (built when replaced)."""
         replacements = self.replacements
         if replacements is None or position not in replacements:
             return self.sizes[position]
@@ -123,6 +161,7 @@ class _Tiered:
         return known
 
     def floor(self, position: int) -> int:
+        """A lower bound on :meth:`size` that builds nothing."""
         replacements = self.replacements
         if replacements is None or position not in replacements:
             return self.sizes[position]
@@ -130,6 +169,7 @@ class _Tiered:
         return replacements.floor(position) if known is None else known
 
     def item(self, position: int) -> JsonValue:
+        """The item at *position* as the tiers leave it."""
         return self.built[position] if position in self.built else self.items[position]
 
     def char_stage(self, stage: Sequence[int], max_chars: int, pinned: int) -> list[int] | None:
@@ -167,7 +207,7 @@ def project_items(
     dropped items; its ``cleared_indices`` are the replaced positions that are kept.
     """
     count = len(items)
-    tiered = _Tiered(items, item_sizes(items, path=_ITEMS_PATH), replacements)
+    tiered = Tiered.of(items, replacements)
     notes = list(tier_notes)
     positions: Sequence[int] = range(count)
     item_limit_applied = character_limit_applied = False
@@ -186,20 +226,9 @@ def project_items(
             character_limit_applied = True
             notes.append(MAX_APPROX_CHARS_NOTE.format(max_approx_chars=budget.max_approx_chars))
 
-    projected_chars = sum(map(tiered.size, positions))  # builds the kept new items not built yet
-    dropped_flags = bytearray(b"\x01") * count
-    for position in positions:
-        dropped_flags[position] = 0
-    report = ContextReport(
-        source_item_count=count,
-        projected_item_count=len(positions),
-        dropped_item_count=count - len(positions),
-        source_approx_chars=sum(tiered.sizes),
-        projected_approx_chars=projected_chars,
+    return tiered.projection(
+        positions,
+        notes=notes,
         item_limit_applied=item_limit_applied,
         character_limit_applied=character_limit_applied,
-        notes=tuple(notes),
-        dropped_indices=tuple(compress(range(count), dropped_flags)),
-        cleared_indices=tuple(p for p in positions if p in tiered.built),
     )
-    return ContextProjection(items=tuple(map(tiered.item, positions)), report=report)

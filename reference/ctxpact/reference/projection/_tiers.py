@@ -9,17 +9,12 @@ an item.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from typing import cast
 
-from ctxpact.reference._items import (
-    FUNCTION_CALL_OUTPUT,
-    REASONING,
-    is_reasoning,
-    is_tool_result,
-    is_user_message,
-    iter_tool_calls,
-)
+from ctxpact.reference._items import FUNCTION_CALL_OUTPUT, REASONING, is_reasoning
 from ctxpact.reference.projection._constants import (
     CALL_ID,
+    CONTENT,
     NAME,
     OUTPUT,
     PLACEHOLDER_PREFIX,
@@ -29,6 +24,8 @@ from ctxpact.reference.projection._constants import (
     SUMMARY,
     SUMMARY_TEXT,
     TEXT,
+    TIER1_NOTE,
+    TIER2_NOTE,
     TOOL_RESULT_PLACEHOLDER,
     TOOL_RESULT_PLACEHOLDER_BARE,
     TOOL_RESULT_PLACEHOLDER_CALL_ID_ONLY,
@@ -36,7 +33,16 @@ from ctxpact.reference.projection._constants import (
     TYPE,
 )
 from ctxpact.reference.projection._size import approx_chars
-from ctxpact.spec import JsonObject, JsonValue
+from ctxpact.spec import (
+    ContextBudget,
+    JsonObject,
+    JsonValue,
+    ToolResultRef,
+    compact_json,
+    is_user_input,
+    tool_calls,
+    tool_results,
+)
 
 
 def is_placeholder_output(output: JsonValue) -> bool:
@@ -47,33 +53,48 @@ def is_placeholder_output(output: JsonValue) -> bool:
     )
 
 
-def plan_tier1(items: Sequence[JsonValue], keep_recent: int) -> list[int]:
-    """The ascending positions of the tool results that Tier-1 replaces.
+#: Tier-1's plan: for each position it replaces, the results it clears there, in order: one
+#: ``None`` for a result item, the part indices for a result carrier (T1-9).
+Tier1Plan = dict[int, tuple[int | None, ...]]
 
-    Every tool result counts towards the newest *keep_recent*, placeholders included; an
-    older one is replaced unless its output already is a placeholder (T1-3, DIF-4), so a
-    projection's items project to themselves.
+
+def plan_tier1(items: Sequence[JsonValue], keep_recent: int) -> Tier1Plan:
+    """The positions whose tool results Tier-1 replaces, with the results it clears there.
+
+    Every tool result counts towards the newest *keep_recent*, placeholders included, and each
+    result part of a carrier counts as one (T1-2); an older result is replaced unless its
+    output already is a placeholder (T1-3, DIF-4), so a projection's items project to
+    themselves.
     """
-    results = [index for index, item in enumerate(items) if is_tool_result(item)]
-    older = results[: max(0, len(results) - keep_recent)]
-    return [
-        index for index in older if not is_placeholder_output(_object(items[index]).get(OUTPUT))
+    results: list[tuple[int, ToolResultRef]] = [
+        (position, result)
+        for position, item in enumerate(items)
+        if isinstance(item, dict)
+        for result in tool_results(item)
     ]
+    plan: dict[int, list[int | None]] = {}
+    for position, result in results[: max(0, len(results) - keep_recent)]:
+        holder = result.holder(items[position])
+        if not is_placeholder_output(holder.get(result.output_key)):
+            plan.setdefault(position, []).append(result.part)
+    return {position: tuple(parts) for position, parts in plan.items()}
 
 
-def plan_tier2(items: Sequence[JsonValue], tier1: Collection[int]) -> list[int]:
+def cleared_count(plan: Tier1Plan) -> int:
+    """How many tool results a Tier-1 plan clears (the N of T1-7): parts count one by one."""
+    return sum(map(len, plan.values()))
+
+
+def plan_tier2(items: Sequence[JsonValue]) -> list[int]:
     """The ascending positions of the reasoning items that Tier-2 replaces.
 
-    The boundary is the last user message of the list as Tier-1 left it (a replaced tool
-    result has no ``role``); without one nothing is trimmed (T2-2, DIF-5). Reasoning items
-    already in the cleared form are left as they are.
+    The boundary is the last user input item (a user item that delivers no tool result);
+    without one nothing is trimmed (T2-2, DIF-5). Tier-1 never makes or unmakes a user input
+    item, so the boundary is the same before and after it. Reasoning items already in the
+    cleared form are left as they are.
     """
     boundary = next(
-        (
-            index
-            for index in range(len(items) - 1, -1, -1)
-            if is_user_message(items[index]) and index not in tier1
-        ),
+        (index for index in range(len(items) - 1, -1, -1) if is_user_input(items[index])),
         0,
     )
     return [
@@ -86,7 +107,7 @@ def plan_tier2(items: Sequence[JsonValue], tier1: Collection[int]) -> list[int]:
 class ToolNames:
     """The tool name of a call id: the name of the last tool call with that id, anywhere.
 
-    Tool calls are read with :func:`iter_tool_calls` (Chat ``tool_calls``, Responses
+    Tool calls are read with :func:`ctxpact.spec.tool_calls` (Chat ``tool_calls``, Responses
     ``function_call`` items, Anthropic ``tool_use`` parts); a call without a name names
     nothing. The answer is that of one pass in order in which a later call overwrites an
     earlier one, but the list is read backwards and only as far as a question needs, since
@@ -103,7 +124,7 @@ class ToolNames:
         names = self._names
         while call_id not in names and self._unread:
             self._unread -= 1
-            for call in reversed(list(iter_tool_calls(self._items[self._unread]))):
+            for call in reversed(list(tool_calls(self._items[self._unread]))):
                 if call.call_id is not None and call.name is not None:
                     names.setdefault(call.call_id, call.name)
         return names.get(call_id)
@@ -113,7 +134,7 @@ class TierReplacements:
     """The new items of Tier-1 and Tier-2 at the positions their plans chose."""
 
     def __init__(
-        self, items: Sequence[JsonValue], *, tier1: Collection[int], tier2: Collection[int]
+        self, items: Sequence[JsonValue], *, tier1: Tier1Plan, tier2: Collection[int]
     ) -> None:
         self._items = items
         self._tier1 = tier1
@@ -124,45 +145,86 @@ class TierReplacements:
         return position in self._tier1 or position in self._tier2
 
     def floor(self, position: int) -> int:
-        """The size of the smallest new item the tier of *position* can build."""
-        return PLACEHOLDER_FLOOR if position in self._tier1 else CLEARED_REASONING_FLOOR
+        """A lower bound on the size of the new item the tier of *position* builds."""
+        parts = self._tier1.get(position)
+        if parts is None:
+            return CLEARED_REASONING_FLOOR
+        return (
+            PLACEHOLDER_FLOOR
+            if parts == (None,) and _is_responses(self._items[position])
+            else (LABEL_FLOOR)
+        )
 
     def build(self, position: int) -> JsonValue:
         """The placeholder or the cleared reasoning item for *position*."""
         item = self._items[position]
-        if position in self._tier1:
-            return tool_result_placeholder(item, self._names)
-        return cleared_reasoning(item)
+        parts = self._tier1.get(position)
+        if parts is None:
+            return cleared_reasoning(item)
+        return tool_result_placeholder(item, self._names, parts=parts)
 
 
-def tool_result_placeholder(item: JsonValue, name_of: Callable[[str], str | None]) -> JsonObject:
-    """The new item that replaces the tool result *item* (T1-4 .. T1-6).
+def _is_responses(item: JsonValue) -> bool:
+    return isinstance(item, dict) and item.get(TYPE) == FUNCTION_CALL_OUTPUT
 
-    Its keys, in order: ``type``, ``call_id`` (only when the result has a string one) and
-    ``output``, the label. The tool name is the one *name_of* gives for the call id, else the
-    result's own string ``name``; the label falls back to the call id, then to the bare form.
+
+def _label(call_id: JsonValue, own_name: JsonValue, name_of: Callable[[str], str | None]) -> str:
+    """T1-5, T1-6: the label for a result with this call id and this own ``name`` member."""
+    name = name_of(call_id) if isinstance(call_id, str) else None
+    if name is None and isinstance(own_name, str):
+        name = own_name
+    if isinstance(call_id, str):
+        if name is None:
+            return TOOL_RESULT_PLACEHOLDER_CALL_ID_ONLY.format(call_id=call_id)
+        return TOOL_RESULT_PLACEHOLDER.format(name=name, call_id=call_id)
+    return (
+        TOOL_RESULT_PLACEHOLDER_BARE
+        if name is None
+        else (TOOL_RESULT_PLACEHOLDER_NAME_ONLY.format(name=name))
+    )
+
+
+def tool_result_placeholder(
+    item: JsonValue,
+    name_of: Callable[[str], str | None],
+    *,
+    parts: tuple[int | None, ...] = (None,),
+) -> JsonObject:
+    """The new item that replaces the tool result (or the result carrier) *item*.
+
+    Implements T1-4 to T1-6 and T1-9. A Responses-style result becomes ``{type, call_id (only
+    when the result has a string one), output: label}``; a Chat-style tool message keeps its
+    members with ``content`` holding the label; a carrier keeps its members and its parts,
+    each part listed in *parts* keeping its members with ``content`` holding the label. The
+    tool name is the one *name_of* gives for the call id, else the result's own string
+    ``name``; the label falls back to the call id, then to the bare form.
     """
     source = _object(item)
+    if parts != (None,):
+        content = list(cast("list[JsonValue]", source[CONTENT]))
+        for part in parts:
+            assert part is not None  # noqa: S101 - a carrier's plan lists part indices
+            result = _object(content[part])
+            content[part] = _with_content(result, result.get("tool_use_id"), name_of)
+        carrier = dict(source)
+        carrier[CONTENT] = content
+        return carrier
+    if not _is_responses(source):
+        return _with_content(source, source.get("tool_call_id"), name_of)
     call_id = source.get(CALL_ID)
-    name = name_of(call_id) if isinstance(call_id, str) else None
-    if name is None:
-        own_name = source.get(NAME)
-        name = own_name if isinstance(own_name, str) else None
     placeholder: JsonObject = {TYPE: FUNCTION_CALL_OUTPUT}
     if isinstance(call_id, str):
         placeholder[CALL_ID] = call_id
-        label = (
-            TOOL_RESULT_PLACEHOLDER_CALL_ID_ONLY.format(call_id=call_id)
-            if name is None
-            else TOOL_RESULT_PLACEHOLDER.format(name=name, call_id=call_id)
-        )
-    else:
-        label = (
-            TOOL_RESULT_PLACEHOLDER_BARE
-            if name is None
-            else TOOL_RESULT_PLACEHOLDER_NAME_ONLY.format(name=name)
-        )
-    placeholder[OUTPUT] = label
+    placeholder[OUTPUT] = _label(call_id, source.get(NAME), name_of)
+    return placeholder
+
+
+def _with_content(
+    result: JsonObject, call_id: JsonValue, name_of: Callable[[str], str | None]
+) -> JsonObject:
+    """A copy of a Chat or Anthropic result whose ``content`` is its label (kept in place)."""
+    placeholder = dict(result)
+    placeholder[CONTENT] = _label(call_id, result.get(NAME), name_of)
     return placeholder
 
 
@@ -194,7 +256,36 @@ def _object(item: JsonValue) -> JsonObject:
     return item if isinstance(item, dict) else {}
 
 
-#: The size of the smallest placeholder: the bare one, without ``call_id``.
+#: The size of the smallest Responses-style placeholder: the bare one, without ``call_id``.
 PLACEHOLDER_FLOOR = approx_chars({TYPE: FUNCTION_CALL_OUTPUT, OUTPUT: TOOL_RESULT_PLACEHOLDER_BARE})
+#: A lower bound for any placeholder of another shape: each holds at least the bare label.
+LABEL_FLOOR = len(compact_json(TOOL_RESULT_PLACEHOLDER_BARE))
 #: The size of the smallest cleared reasoning item: one with no other key than ``type``.
 CLEARED_REASONING_FLOOR = approx_chars({TYPE: REASONING, SUMMARY: _cleared_summary()})
+
+
+def plan_tiers(
+    items: Sequence[JsonValue], budget: ContextBudget | None
+) -> tuple[tuple[str, ...], TierReplacements | None]:
+    """The tier notes and the replacements Tier-1 and Tier-2 make under *budget*.
+
+    Implements T1-1, T1-7, T2-1 and T2-7: each tier runs when its budget field asks for it
+    and adds its note when it replaced something; ``None`` when neither replaced anything.
+    """
+    if budget is None:
+        return (), None
+    notes: list[str] = []
+    tier1: Tier1Plan = {}
+    tier2: list[int] = []
+    keep_recent = budget.max_recent_tool_results
+    if keep_recent is not None:
+        tier1 = plan_tier1(items, keep_recent)
+        if tier1:
+            notes.append(TIER1_NOTE.format(cleared=cleared_count(tier1), kept=keep_recent))
+    if budget.trim_old_reasoning:
+        tier2 = plan_tier2(items)
+        if tier2:
+            notes.append(TIER2_NOTE.format(cleared=len(tier2)))
+    if not notes:
+        return (), None
+    return tuple(notes), TierReplacements(items, tier1=tier1, tier2=frozenset(tier2))

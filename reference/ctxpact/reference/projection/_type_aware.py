@@ -6,9 +6,8 @@ from collections.abc import Sequence
 
 from attrs import frozen
 
-from ctxpact.reference.projection._constants import TIER1_NOTE, TIER2_NOTE
 from ctxpact.reference.projection._stages import project_items
-from ctxpact.reference.projection._tiers import TierReplacements, plan_tier1, plan_tier2
+from ctxpact.reference.projection._tiers import plan_tiers
 from ctxpact.spec import ContextBudget, ContextProjection, JsonValue
 
 
@@ -16,20 +15,23 @@ from ctxpact.spec import ContextBudget, ContextProjection, JsonValue
 class TypeAwareContextProjector:
     """Clears old tool results (Tier-1) and old reasoning (Tier-2), then applies the limits.
 
-    Tier-1 runs when ``max_recent_tool_results`` (K) is set: of the tool results
-    (``type`` ``function_call_output``), the newest K stay as they are and every older one
-    becomes a new placeholder item ``{type, call_id, output: "[tool result cleared:
-    name(call_id)]"}`` (falling back to the name, the call id or the bare label), unless its
-    output already is a placeholder: that one stays as it is and is not counted. Tool names
+    Tier-1 runs when ``max_recent_tool_results`` (K) is set: of the tool results, in all
+    three shapes (Responses ``function_call_output`` items, Chat tool messages, Anthropic
+    ``tool_result`` parts, each part counting as one), the newest K stay as they are and every
+    older one gets the label ``[tool result cleared: name(call_id)]`` (falling back to the
+    name, the call id or the bare label) as its output: a Responses result becomes a new
+    ``{type, call_id, output}`` item, a tool message or a result part keeps its other members
+    with the label as its ``content``, and a carrier keeps its other parts. A result whose
+    output already is a placeholder stays as it is and is not counted. Tool names
     come from Chat ``tool_calls``, Responses ``function_call`` items and Anthropic
     ``tool_use`` parts anywhere in the list, the last call with an id winning, else from the
     result's own ``name``. Tier-2 runs when ``trim_old_reasoning`` is true: every reasoning
-    item before the last user message (of the list as Tier-1 left it) loses ``summary``,
-    ``content``, ``text`` and ``encrypted_content`` and gets ``summary: [{"type":
-    "summary_text", "text": "[reasoning cleared]"}]``; with no user message nothing is
-    trimmed, and items already in that form stay as they are. Each tier adds its note when it
-    replaced at least one item, before the limits' notes. Then the item and character stages
-    of :class:`DefaultContextProjector` run on the tiered list.
+    item before the last user input item (a user message that delivers no tool result) loses
+    ``summary``, ``content``, ``text`` and ``encrypted_content`` and gets ``summary:
+    [{"type": "summary_text", "text": "[reasoning cleared]"}]``; with no user input item
+    nothing is trimmed, and items already in that form stay as they are. Each tier adds its
+    note when it replaced at least one item, before the limits' notes. Then the item and
+    character stages of :class:`DefaultContextProjector` run on the tiered list.
 
     Departure from ai4j: ``source_item_count`` and ``source_approx_chars`` describe the list
     the caller passed in, before the tiers; ``dropped_indices`` are positions in that list;
@@ -38,29 +40,12 @@ class TypeAwareContextProjector:
     nothing, the projection equals :class:`DefaultContextProjector`'s. Neither the list nor
     any item is changed; items that are not replaced are the caller's objects.
 
-    Implements PRJ-26 .. PRJ-29, T1-1 .. T1-8, T2-1 .. T2-7 and RPT-1 .. RPT-9.
+    Implements PRJ-26 .. PRJ-29, T1-1 .. T1-9, T2-1 .. T2-7 and RPT-1 .. RPT-9.
     """
 
     def project(
         self, items: Sequence[JsonValue], budget: ContextBudget | None
     ) -> ContextProjection:
         """Project *items* under *budget*."""
-        if budget is None:
-            return project_items(items, budget)
-        notes: list[str] = []
-        tier1: frozenset[int] = frozenset()
-        tier2: frozenset[int] = frozenset()
-        keep_recent = budget.max_recent_tool_results
-        if keep_recent is not None:
-            tier1 = frozenset(plan_tier1(items, keep_recent))
-            if tier1:
-                notes.append(TIER1_NOTE.format(cleared=len(tier1), kept=keep_recent))
-        if budget.trim_old_reasoning:
-            tier2 = frozenset(plan_tier2(items, tier1))
-            if tier2:
-                notes.append(TIER2_NOTE.format(cleared=len(tier2)))
-        if not notes:
-            return project_items(items, budget)
-
-        replacements = TierReplacements(items, tier1=tier1, tier2=tier2)
+        notes, replacements = plan_tiers(items, budget)
         return project_items(items, budget, tier_notes=notes, replacements=replacements)

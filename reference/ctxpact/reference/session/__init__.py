@@ -47,7 +47,6 @@ from ctxpact.reference.session._events import (
 )
 from ctxpact.reference.session._file_store import FileSessionStore, session_file_stem
 from ctxpact.reference.session._session import (
-    GENERATED_CALL_ID,
     TOOL_FAILED_OUTPUT,
     TOOL_NOT_TEXT,
     UNKNOWN_TOOL_OUTPUT,
@@ -61,6 +60,7 @@ from ctxpact.reference.session._store import (
     ListingSessionStore,
     SessionStore,
 )
+from ctxpact.reference.session._tool_calls import GENERATED_CALL_ID
 
 __all__ = [
     "AUTO_COMPACT_MESSAGE",

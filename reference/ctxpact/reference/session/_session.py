@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING
 
 from attrs import evolve
 
-from ctxpact.reference._items import is_blank
 from ctxpact.reference.session._copies import detached_result, detached_snapshot
 from ctxpact.reference.session._errors import MaxStepsExceededError, NoSessionStoreError
 from ctxpact.reference.session._events import (
@@ -21,6 +20,7 @@ from ctxpact.reference.session._events import (
     LifecycleEventType,
     Observers,
 )
+from ctxpact.reference.session._tool_calls import declared_items, named_calls
 from ctxpact.spec import (
     AgentMemory,
     AgentSessionSnapshot,
@@ -39,8 +39,6 @@ from ctxpact.spec import (
 if TYPE_CHECKING:
     from ctxpact.reference.session._agent import Agent
 
-#: The ``call_id`` given to a tool call whose id is blank: step and index within the step.
-GENERATED_CALL_ID = "tool_step_{step}_{index}"
 #: The tool output recorded when the model calls a tool the agent does not have.
 UNKNOWN_TOOL_OUTPUT = "Error: unknown tool: {name}"
 #: The tool output recorded when a tool raises (``{error}`` is the exception's text).
@@ -285,13 +283,14 @@ class AgentSession:
         observers.dispatch(LifecycleEventType.BEFORE_MODEL_REQUEST, "", step, prompt)
         result = self._ask_model(prompt, step)
         observers.dispatch(LifecycleEventType.AFTER_MODEL_RESPONSE, "", step, result)
-        self._memory.add_output_items(result.memory_items)
-        if not result.tool_calls:
+        calls = named_calls(result.tool_calls, step)
+        self._memory.add_output_items(declared_items(result.memory_items, result.tool_calls, calls))
+        if not calls:
             observers.publish(
                 AgentEventType.FINAL_OUTPUT, result.output_text or "", step, result.output_text
             )
-        for index, call in enumerate(result.tool_calls):
-            self._call_tool(step, index, call)
+        for call in calls:
+            self._call_tool(step, call)
         observers.dispatch(LifecycleEventType.AFTER_TURN, "", step, result)
         observers.publish(AgentEventType.STEP_END, "", step)
         return result
@@ -315,10 +314,8 @@ class AgentSession:
             raise
         return result
 
-    def _call_tool(self, step: int, index: int, call: ToolCall) -> None:
+    def _call_tool(self, step: int, call: ToolCall) -> None:
         observers = self._observers
-        if is_blank(call.call_id):
-            call = evolve(call, call_id=GENERATED_CALL_ID.format(step=step, index=index))
         observers.dispatch(LifecycleEventType.BEFORE_TOOL_CALL, call.name, step, call)
         observers.publish(AgentEventType.TOOL_CALL, call.name, step, call)
         output = self._tool_output(call)
