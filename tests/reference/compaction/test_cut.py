@@ -9,7 +9,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from ctxpact.reference.compaction import find_turn_boundary_cut
-from ctxpact.spec import JsonValue
+from ctxpact.spec import JsonValue, is_user_input, pairing
 
 
 def user(text: str = "u") -> JsonValue:
@@ -58,95 +58,9 @@ def reasoning() -> JsonValue:
     return {"type": "reasoning", "id": "rs", "summary": []}
 
 
-def _result_ids(item: JsonValue) -> list[JsonValue]:
-    """The call ids of the tool results *item* is or carries (three shapes, §1.4)."""
-    if not isinstance(item, dict):
-        return []
-    if item.get("type") == "function_call_output":
-        return [item.get("call_id")]
-    if item.get("role") == "tool":
-        return [item.get("tool_call_id")]
-    content = item.get("content")
-    if not isinstance(content, list):
-        return []
-    return [
-        part.get("tool_use_id")
-        for part in content
-        if isinstance(part, dict) and part.get("type") == "tool_result"
-    ]
-
-
-def _call_ids(item: JsonValue) -> set[JsonValue]:
-    if not isinstance(item, dict):
-        return set()
-    ids: set[JsonValue] = set()
-    if item.get("type") == "function_call":
-        ids.add(item.get("call_id"))
-    if item.get("type") == "tool_use":
-        ids.add(item.get("id"))
-    calls = item.get("tool_calls")
-    if isinstance(calls, list):
-        ids.update(call.get("id") for call in calls if isinstance(call, dict))
-    content = item.get("content")
-    if isinstance(content, list):
-        for part in content:
-            ids |= _call_ids(part)
-    return ids
-
-
-def _kind(item: JsonValue) -> JsonValue:
-    return item.get("type") if isinstance(item, dict) else None
-
-
-def _joined(item: JsonValue, after: JsonValue) -> bool:
-    """PAIR-3 (b) and (c) for two adjacent items."""
-    if _kind(after) == "function_call":
-        return _kind(item) in {"function_call", "reasoning"}
-    return (
-        _kind(item) == "reasoning" and isinstance(after, dict) and after.get("role") == "assistant"
-    )
-
-
-def _call_of(items: Sequence[JsonValue], position: int, call_id: str) -> int | None:
-    for earlier in range(position - 1, -1, -1):
-        if call_id in _call_ids(items[earlier]):
-            return earlier
-    return None
-
-
-def units(items: Sequence[JsonValue]) -> list[set[int]]:
-    """Brute force PAIR-3: the connected parts of the links, found by a search."""
-    links: dict[int, set[int]] = {position: set() for position in range(len(items))}
-    for position, item in enumerate(items):
-        for call_id in _result_ids(item):
-            call = _call_of(items, position, call_id) if isinstance(call_id, str) else None
-            if call is not None:
-                links[position].add(call)
-                links[call].add(position)
-        if position + 1 < len(items) and _joined(item, items[position + 1]):
-            links[position].add(position + 1)
-            links[position + 1].add(position)
-    found: list[set[int]] = []
-    seen: set[int] = set()
-    for start in range(len(items)):
-        if start in seen:
-            continue
-        group, frontier = {start}, [start]
-        while frontier:
-            for other in links[frontier.pop()] - group:
-                group.add(other)
-                frontier.append(other)
-        seen |= group
-        found.append(group)
-    return found
-
-
 def separates(items: Sequence[JsonValue], cut: int) -> bool:
-    return any(min(unit) < cut <= max(unit) for unit in units(items))
-
-
-def is_user_input(item: JsonValue) -> bool:
-    return isinstance(item, dict) and item.get("role") == "user" and not _result_ids(item)
+    """Whether a cut at *cut* has positions of one unit on both sides (units: test_pairing)."""
+    return any(unit[0] < cut <= unit[-1] for unit in pairing(items).units())
 
 
 def oracle(items: Sequence[JsonValue], naive_cut: int) -> int:
