@@ -270,3 +270,21 @@ def test_every_result_is_an_orphan_or_answers_a_call(items: list[JsonValue]) -> 
         else:
             assert link.position in answered
             assert link.result.call_id in _call_ids(items[link.call])
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"type": "reasoning", "role": "tool", "tool_call_id": "x", "content": "a"},
+        {"type": "reasoning", "content": [{"type": "tool_result", "tool_use_id": "x"}]},
+        {"type": "reasoning", "content": [{"type": "tool_use", "id": "x", "name": "t"}]},
+        {"type": "reasoning", "tool_calls": [{"id": "x", "name": "t"}]},
+        {"role": "user", "content": [{"type": "reasoning", "tool_calls": [{"id": "x"}]}]},
+    ],
+    ids=["role-tool", "result-part", "tool-use-part", "tool-calls", "nested"],
+)
+def test_reasoning_holds_no_call_and_no_result(value: JsonValue) -> None:
+    # Tier-2 rewrites a reasoning item's payload; were a call or a result inside it, clearing
+    # reasoning would change the pairing (PRJ-30 says it never does).
+    assert list(tool_calls(value)) == []
+    assert list(tool_results(value)) == []

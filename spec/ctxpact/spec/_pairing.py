@@ -96,6 +96,8 @@ def tool_calls(item: JsonValue) -> Iterator[ToolCallRef]:
     if not isinstance(item, dict):
         return
     kind = item.get("type")
+    if kind == REASONING:
+        return  # reasoning declares no tool call (§1.4)
     if kind == FUNCTION_CALL:
         yield ToolCallRef(
             call_id=_text(item.get("call_id")),
@@ -112,25 +114,30 @@ def tool_calls(item: JsonValue) -> Iterator[ToolCallRef]:
         )
     calls = item.get("tool_calls")
     if isinstance(calls, list):
-        for call in calls:
-            if not isinstance(call, dict):
-                continue
-            source = call
-            name = _text(call.get("name"))
-            function = call.get("function")
-            if name is None and isinstance(function, dict):
-                source = function
-                name = _text(function.get("name"))
-            yield ToolCallRef(
-                call_id=_text(call.get("id")),
-                name=name,
-                arguments=_arguments(source),
-                shape=Shape.CHAT,
-            )
+        yield from _chat_calls(calls)
     content = item.get("content")
     if isinstance(content, list):
         for part in content:
             yield from tool_calls(part)
+
+
+def _chat_calls(entries: list[JsonValue]) -> Iterator[ToolCallRef]:
+    """Rule (c) of §1.4: the calls of a ``tool_calls`` array."""
+    for call in entries:
+        if not isinstance(call, dict):
+            continue
+        source = call
+        name = _text(call.get("name"))
+        function = call.get("function")
+        if name is None and isinstance(function, dict):
+            source = function
+            name = _text(function.get("name"))
+        yield ToolCallRef(
+            call_id=_text(call.get("id")),
+            name=name,
+            arguments=_arguments(source),
+            shape=Shape.CHAT,
+        )
 
 
 def tool_results(item: JsonValue) -> Iterator[ToolResultRef]:
@@ -142,7 +149,10 @@ def tool_results(item: JsonValue) -> Iterator[ToolResultRef]:
     """
     if not isinstance(item, dict):
         return
-    if item.get("type") == FUNCTION_CALL_OUTPUT:
+    kind = item.get("type")
+    if kind == REASONING:
+        return  # reasoning is never a tool result and carries none (§1.4)
+    if kind == FUNCTION_CALL_OUTPUT:
         yield ToolResultRef(call_id=_text(item.get("call_id")), shape=Shape.RESPONSES, part=None)
         return
     if item.get("role") == TOOL_ROLE:
@@ -159,9 +169,9 @@ def tool_results(item: JsonValue) -> Iterator[ToolResultRef]:
 
 def is_result_item(item: JsonValue) -> bool:
     """Whether *item* is itself a tool result (Responses or Chat style)."""
-    return isinstance(item, dict) and (
-        item.get("type") == FUNCTION_CALL_OUTPUT or item.get("role") == TOOL_ROLE
-    )
+    if not isinstance(item, dict) or item.get("type") == REASONING:
+        return False
+    return item.get("type") == FUNCTION_CALL_OUTPUT or item.get("role") == TOOL_ROLE
 
 
 def holds_tool_result(item: JsonValue) -> bool:

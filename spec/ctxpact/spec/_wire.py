@@ -18,6 +18,7 @@ from ctxpact.spec._json import JsonObject, JsonValue
 from ctxpact.spec._pairing import (
     FUNCTION_CALL,
     FUNCTION_CALL_OUTPUT,
+    REASONING,
     TOOL_RESULT,
     TOOL_ROLE,
     TOOL_USE,
@@ -152,6 +153,8 @@ def _located_calls(value: JsonValue, part: int | None, depth: int) -> Iterator[_
     if not isinstance(value, dict):
         return
     kind = value.get("type")
+    if kind == REASONING:
+        return  # reasoning declares no tool call (§1.4)
     if kind == FUNCTION_CALL:
         yield _Call(
             call_id=_text(value.get("call_id")),
@@ -390,7 +393,7 @@ class _ChatRuns:
 def _is_tool_message(item: JsonValue) -> bool:
     return (
         isinstance(item, dict)
-        and item.get("type") != FUNCTION_CALL_OUTPUT
+        and item.get("type") not in (FUNCTION_CALL_OUTPUT, REASONING)
         and _role(item) == TOOL_ROLE
     )
 

@@ -134,7 +134,7 @@ def with_label(old: JsonObject, id_key: str, names: dict[str, str]) -> JsonObjec
 
 def result_slots(item: JsonValue) -> list[int | None]:
     """Where *item*'s tool results are (§1.4): the item itself, or its tool_result parts."""
-    if not isinstance(item, dict):
+    if not isinstance(item, dict) or item.get("type") == "reasoning":
         return []
     if item.get("type") == "function_call_output" or item.get("role") == "tool":
         return [None]
@@ -998,3 +998,23 @@ def test_the_size_bound_of_a_new_item_holds(items: list[JsonValue]) -> None:
         approx_chars({"type": "function_call_output", "output": "[tool result cleared]"})
         == PLACEHOLDER_FLOOR
     )
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        {"type": "reasoning", "role": "tool", "tool_call_id": "x", "content": "a"},
+        {"type": "reasoning", "content": [{"type": "tool_result", "tool_use_id": "x"}]},
+    ],
+    ids=["role-tool", "result-part"],
+)
+def test_a_reasoning_item_is_never_a_tool_result(odd: JsonObject) -> None:
+    # Only Tier-2 replaces it, and projecting the projection again changes nothing (PRJ-29).
+    items: list[JsonValue] = [odd, user_message("hi")]
+    budget = ContextBudget(max_recent_tool_results=0, trim_old_reasoning=True)
+    first = PROJECTOR.project(items, budget)
+    assert first.report.notes == ("tier2 reasoning-trim: cleared 1 reasoning item(s)",)
+    assert "content" not in first.items[0]  # type: ignore[operator]  # a dict here
+    again = PROJECTOR.project(list(first.items), budget)
+    assert again.items == first.items
+    assert again.report.notes == ()
