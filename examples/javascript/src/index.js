@@ -31,4 +31,5 @@ export {
 export { pairProblems, pairing } from './pairing.js';
 export { isPlaceholderOutput } from './tiers.js';
 export { DefaultContextProjector, TypeAwareContextProjector, charStage, itemStage } from './projection.js';
+export { PairSafeContextProjector, unitCharStage, unitItemStage, unitsOf } from './pair-safe.js';
 export { parseStructuredSummary, renderStructuredSummary } from './summary.js';
