@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import {
   DefaultContextProjector,
+  PairSafeContextProjector,
   TypeAwareContextProjector,
   compactJson,
   isObject,
@@ -38,6 +39,12 @@ const TARGETS = [
     options: { tiers: false },
   },
   { name: 'TypeAwareContextProjector', component: 'projector', claims: ['generic', 'exact'], options: {} },
+  {
+    name: 'PairSafeContextProjector',
+    component: 'projector',
+    claims: ['generic', 'pair-integrity', 'wire-valid', 'exact'],
+    options: { pairSafe: true, providers: ['openai-responses', 'openai-chat', 'anthropic'] },
+  },
   { name: 'parse_structured_summary', component: 'summary-parser', claims: ['generic', 'exact'], options: {} },
 ];
 
@@ -45,6 +52,7 @@ const TARGETS = [
 const PROJECTORS = {
   DefaultContextProjector: new DefaultContextProjector(),
   TypeAwareContextProjector: new TypeAwareContextProjector(),
+  PairSafeContextProjector: new PairSafeContextProjector(),
 };
 
 /** A request the harness cannot answer because it is malformed. */

@@ -1,5 +1,6 @@
 // ctxpact in JavaScript: the projectors, approx_chars and the summary parser (SPEC.md §2 to
-// §8 and §13), with the JSON model they work on.
+// §8 and §13), the recognition of tool calls and results and their pairing (§1.4, §1.5), with
+// the JSON model they work on.
 
 export {
   JsonNumber,
@@ -17,12 +18,18 @@ export {
 } from './json.js';
 export { approxChars, totalApproxChars } from './size.js';
 export { InvalidBudgetError, readBudget, resolveBudget } from './budget.js';
-export { isReasoning, isToolResult, isUserItem, toolCalls } from './items.js';
 export {
-  DefaultContextProjector,
-  TypeAwareContextProjector,
-  charStage,
-  itemStage,
-  isPlaceholderOutput,
-} from './projection.js';
+  holdsToolResult,
+  isFunctionCall,
+  isReasoning,
+  isResultItem,
+  isUserInput,
+  isUserItem,
+  toolCalls,
+  toolResults,
+} from './items.js';
+export { pairProblems, pairing } from './pairing.js';
+export { isPlaceholderOutput } from './tiers.js';
+export { DefaultContextProjector, TypeAwareContextProjector, charStage, itemStage } from './projection.js';
+export { PairSafeContextProjector, unitCharStage, unitItemStage, unitsOf } from './pair-safe.js';
 export { parseStructuredSummary, renderStructuredSummary } from './summary.js';

@@ -1,15 +1,14 @@
-// The two exact projectors (SPEC.md §5 to §8): DefaultContextProjector keeps a pinned prefix
-// and the recent tail under the budget's limits; TypeAwareContextProjector first replaces old
-// tool results (Tier-1) and old reasoning (Tier-2). Neither changes the list or any item it is
-// given: a replaced position gets a newly built item.
+// Two of the exact projectors (SPEC.md §5 to §8), and the report every projector builds:
+// DefaultContextProjector keeps a pinned prefix and the recent tail under the budget's limits;
+// TypeAwareContextProjector first replaces old tool results (Tier-1) and old reasoning
+// (Tier-2, both in tiers.js). Neither changes the list or any item it is given: a replaced
+// position gets a newly built item. The pair-safe projector is in pair-safe.js.
 
 import { resolveBudget } from './budget.js';
-import { isObject } from './json.js';
-import { isReasoning, isToolResult, isUserItem, stringMember, toolCalls } from './items.js';
 import { approxChars } from './size.js';
+import { runTiers } from './tiers.js';
 
 /** @typedef {import('./json.js').JsonValue} JsonValue */
-/** @typedef {import('./json.js').JsonObject} JsonObject */
 /** @typedef {import('./budget.js').ContextBudget} ContextBudget */
 /** @typedef {import('./budget.js').ResolvedBudget} ResolvedBudget */
 /** @typedef {import('../types/context-report.js').ContextReport} ContextReport */
@@ -29,27 +28,6 @@ import { approxChars } from './size.js';
 
 export const MAX_ITEMS_NOTE = 'maxItems applied: ';
 export const MAX_APPROX_CHARS_NOTE = 'maxApproxChars applied: ';
-export const TOOL_RESULT_CLEARED = '[tool result cleared]';
-export const PLACEHOLDER_PREFIX = '[tool result cleared: ';
-export const REASONING_CLEARED_TEXT = '[reasoning cleared]';
-const REASONING_PAYLOAD = new Set(['summary', 'content', 'text', 'encrypted_content']);
-
-/**
- * The note of Tier-1 (T1-7).
- * @param {number} cleared
- * @param {number} kept
- */
-export function tier1Note(cleared, kept) {
-  return `tier1 microcompact: cleared ${cleared} old tool result(s), kept recent ${kept}`;
-}
-
-/**
- * The note of Tier-2 (T2-7).
- * @param {number} cleared
- */
-export function tier2Note(cleared) {
-  return `tier2 reasoning-trim: cleared ${cleared} reasoning item(s)`;
-}
 
 /**
  * The positions the item stage keeps of `count` items, or null when it keeps them all
@@ -105,6 +83,61 @@ export function charStage(sizes, maxChars, pinned) {
 }
 
 /**
+ * The sizes (§3) of the working list: the source items' sizes, with those of the new items
+ * the tiers built at their positions.
+ * @param {readonly JsonValue[]} source
+ * @param {ReadonlyMap<number, JsonValue>} replaced
+ * @returns {{sourceSizes: number[], sizes: number[]}}
+ */
+export function workingSizes(source, replaced) {
+  const sourceSizes = source.map(approxChars);
+  const sizes = replaced.size === 0 ? sourceSizes : sourceSizes.slice();
+  for (const [position, item] of replaced) sizes[position] = approxChars(item);
+  return { sourceSizes, sizes };
+}
+
+/**
+ * The projection of the working list that keeps `positions`, with its report (PRJ-12,
+ * PRJ-27, RPT-1 to RPT-8): source figures from the caller's list, projected figures from the
+ * output, `clearedIndices` the replaced positions that are kept.
+ * @param {readonly JsonValue[]} source the caller's items
+ * @param {{sourceSizes: readonly number[], sizes: readonly number[]}} measured see workingSizes
+ * @param {readonly number[]} positions the kept positions, ascending
+ * @param {ReadonlyMap<number, JsonValue>} replaced the new items the tiers built, by position
+ * @param {{notes: string[], itemLimitApplied: boolean, characterLimitApplied: boolean}} outcome
+ * @returns {ContextProjection}
+ */
+export function projectionOf(source, { sourceSizes, sizes }, positions, replaced, outcome) {
+  const count = source.length;
+  const keptSet = new Set(positions);
+  const droppedIndices = [];
+  for (let i = 0; i < count; i += 1) if (!keptSet.has(i)) droppedIndices.push(i);
+  const clearedIndices = positions.filter((position) => replaced.has(position));
+  let sourceApproxChars = 0;
+  for (const size of sourceSizes) sourceApproxChars += size;
+  let projectedApproxChars = 0;
+  for (const position of positions) projectedApproxChars += sizes[position];
+  const items = positions.map((position) =>
+    replaced.has(position) ? /** @type {JsonValue} */ (replaced.get(position)) : source[position],
+  );
+  return {
+    items,
+    report: {
+      sourceItemCount: count,
+      projectedItemCount: items.length,
+      droppedItemCount: count - items.length,
+      sourceApproxChars,
+      projectedApproxChars,
+      itemLimitApplied: outcome.itemLimitApplied,
+      characterLimitApplied: outcome.characterLimitApplied,
+      notes: outcome.notes,
+      droppedIndices,
+      clearedIndices,
+    },
+  };
+}
+
+/**
  * Run the item stage and the character stage on the working list and build the report
  * (PRJ-13 to PRJ-27).
  * @param {readonly JsonValue[]} source the caller's items
@@ -115,9 +148,8 @@ export function charStage(sizes, maxChars, pinned) {
  */
 function runStages(source, budget, notes, replaced) {
   const count = source.length;
-  const sourceSizes = source.map(approxChars);
-  const sizes = replaced.size === 0 ? sourceSizes : sourceSizes.slice();
-  for (const [position, item] of replaced) sizes[position] = approxChars(item);
+  const measured = workingSizes(source, replaced);
+  const { sizes } = measured;
 
   /** @type {number[] | null} */
   let positions = null; // null: every position
@@ -142,32 +174,7 @@ function runStages(source, budget, notes, replaced) {
     }
   }
   const keptPositions = positions ?? source.map((_, index) => index);
-  const keptSet = new Set(keptPositions);
-  const droppedIndices = [];
-  for (let i = 0; i < count; i += 1) if (!keptSet.has(i)) droppedIndices.push(i);
-  const clearedIndices = keptPositions.filter((position) => replaced.has(position));
-  let sourceApproxChars = 0;
-  for (const size of sourceSizes) sourceApproxChars += size;
-  let projectedApproxChars = 0;
-  for (const position of keptPositions) projectedApproxChars += sizes[position];
-  const items = keptPositions.map((position) =>
-    replaced.has(position) ? /** @type {JsonValue} */ (replaced.get(position)) : source[position],
-  );
-  return {
-    items,
-    report: {
-      sourceItemCount: count,
-      projectedItemCount: items.length,
-      droppedItemCount: count - items.length,
-      sourceApproxChars,
-      projectedApproxChars,
-      itemLimitApplied,
-      characterLimitApplied,
-      notes,
-      droppedIndices,
-      clearedIndices,
-    },
-  };
+  return projectionOf(source, measured, keptPositions, replaced, { notes, itemLimitApplied, characterLimitApplied });
 }
 
 /**
@@ -187,107 +194,6 @@ export class DefaultContextProjector {
 }
 
 /**
- * Whether a value is a placeholder output (§1.4): `[tool result cleared]`, or a string that
- * starts with `[tool result cleared: ` and ends with `]`.
- * @param {JsonValue | undefined} output
- * @returns {boolean}
- */
-export function isPlaceholderOutput(output) {
-  return (
-    typeof output === 'string' &&
-    (output === TOOL_RESULT_CLEARED || (output.startsWith(PLACEHOLDER_PREFIX) && output.endsWith(']')))
-  );
-}
-
-/**
- * The tool name of every call id: the name of the last tool call (in list order, and within
- * an item in the order of §1.4) that has both an id and a name (T1-5).
- * @param {readonly JsonValue[]} items
- * @returns {Map<string, string>}
- */
-function toolNames(items) {
-  /** @type {Map<string, string>} */
-  const names = new Map();
-  for (const item of items) {
-    for (const call of toolCalls(item)) {
-      if (call.id !== null && call.name !== null) names.set(call.id, call.name);
-    }
-  }
-  return names;
-}
-
-/**
- * The placeholder item of a tool result (T1-4 to T1-6): `type`, `call_id` when the result has
- * a string one, and `output`, the label.
- * @param {JsonObject} result
- * @param {Map<string, string>} names
- * @returns {JsonObject}
- */
-export function toolResultPlaceholder(result, names) {
-  const callId = stringMember(result, 'call_id');
-  let name = callId === null ? undefined : names.get(callId);
-  if (name === undefined) name = stringMember(result, 'name') ?? undefined;
-  /** @type {JsonObject} */
-  const placeholder = new Map();
-  placeholder.set('type', 'function_call_output');
-  if (callId !== null) {
-    placeholder.set('call_id', callId);
-    placeholder.set(
-      'output',
-      name === undefined ? `${PLACEHOLDER_PREFIX}${callId}]` : `${PLACEHOLDER_PREFIX}${name}(${callId})]`,
-    );
-  } else {
-    placeholder.set('output', name === undefined ? TOOL_RESULT_CLEARED : `${PLACEHOLDER_PREFIX}${name}]`);
-  }
-  return placeholder;
-}
-
-/** @returns {JsonValue[]} the summary of a cleared reasoning item */
-function clearedSummary() {
-  return [
-    new Map([
-      ['type', 'summary_text'],
-      ['text', REASONING_CLEARED_TEXT],
-    ]),
-  ];
-}
-
-/**
- * Whether a reasoning item is in cleared form (T2-4): no `content`, `text` or
- * `encrypted_content`, and a `summary` equal to the cleared summary.
- * @param {JsonObject} item
- * @returns {boolean}
- */
-export function isClearedReasoning(item) {
-  if (item.has('content') || item.has('text') || item.has('encrypted_content')) return false;
-  const summary = item.get('summary');
-  if (!Array.isArray(summary) || summary.length !== 1) return false;
-  const part = summary[0];
-  return (
-    isObject(part) &&
-    part.size === 2 &&
-    part.get('type') === 'summary_text' &&
-    part.get('text') === REASONING_CLEARED_TEXT
-  );
-}
-
-/**
- * The cleared item of a reasoning item (T2-6): its members in order without `summary`,
- * `content`, `text` and `encrypted_content`, then the cleared `summary`.
- * @param {JsonObject} item
- * @returns {JsonObject}
- */
-export function clearedReasoning(item) {
-  /** @type {JsonObject} */
-  const cleared = new Map();
-  for (const [name, value] of item) {
-    if (!REASONING_PAYLOAD.has(name)) cleared.set(name, value);
-  }
-  cleared.set('summary', clearedSummary());
-  return cleared;
-}
-
-/**
  * Tier-1 (§7) then Tier-2 (§8), then the limits of the default projector (PRJ-26 to PRJ-29).
  * @implements {ContextProjector}
  */
@@ -300,48 +206,7 @@ export class TypeAwareContextProjector {
   project(items, budget = null) {
     const source = items ?? [];
     const resolved = resolveBudget(budget);
-    /** @type {string[]} */
-    const notes = [];
-    /** @type {Map<number, JsonValue>} */
-    const replaced = new Map();
-    if (resolved === null) return runStages(source, resolved, notes, replaced);
-
-    const keep = resolved.maxRecentToolResults;
-    if (keep !== null) {
-      const results = [];
-      for (let i = 0; i < source.length; i += 1) if (isToolResult(source[i])) results.push(i);
-      /** @type {Map<string, string> | undefined} */
-      let names;
-      let cleared = 0;
-      for (const position of results.slice(0, Math.max(0, results.length - keep))) {
-        const result = /** @type {JsonObject} */ (source[position]);
-        if (isPlaceholderOutput(result.get('output'))) continue;
-        names ??= toolNames(source);
-        replaced.set(position, toolResultPlaceholder(result, names));
-        cleared += 1;
-      }
-      if (cleared > 0) notes.push(tier1Note(cleared, keep));
-    }
-
-    if (resolved.trimOldReasoning) {
-      let boundary = 0;
-      for (let i = source.length - 1; i >= 0; i -= 1) {
-        // The list as Tier-1 left it: a replaced tool result has no role.
-        if (isUserItem(source[i]) && !replaced.has(i)) {
-          boundary = i;
-          break;
-        }
-      }
-      let cleared = 0;
-      for (let i = 0; i < boundary; i += 1) {
-        const item = source[i];
-        if (isReasoning(item) && !isClearedReasoning(item)) {
-          replaced.set(i, clearedReasoning(item));
-          cleared += 1;
-        }
-      }
-      if (cleared > 0) notes.push(tier2Note(cleared));
-    }
+    const { notes, replaced } = runTiers(source, resolved);
     return runStages(source, resolved, notes, replaced);
   }
 }

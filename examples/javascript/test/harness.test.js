@@ -53,8 +53,14 @@ describe('harness.js', () => {
     assert.equal(start.result.implementation.language, 'javascript');
     assert.deepEqual(
       start.result.implementation.targets.map((/** @type {{name: string}} */ target) => target.name),
-      ['DefaultContextProjector', 'TypeAwareContextProjector', 'parse_structured_summary'],
+      ['DefaultContextProjector', 'TypeAwareContextProjector', 'PairSafeContextProjector', 'parse_structured_summary'],
     );
+    assert.deepEqual(start.result.implementation.targets[2], {
+      name: 'PairSafeContextProjector',
+      component: 'projector',
+      claims: ['generic', 'pair-integrity', 'wire-valid', 'exact'],
+      options: { pairSafe: true, providers: ['openai-responses', 'openai-chat', 'anthropic'] },
+    });
     assert.equal(
       lines[1],
       // Sizes as the Python reference computes them for the same request.
@@ -88,6 +94,22 @@ describe('harness.js', () => {
 });
 
 describe('handleLine', () => {
+  it('projects with the pair-safe target, keeping a Chat step whole', () => {
+    // The answer the Python reference gives for the same request.
+    const items =
+      '[{"role":"user","content":"go"},{"role":"assistant","tool_calls":[{"id":"c1","function":{"name":"read"}}]},' +
+      '{"role":"tool","tool_call_id":"c1","content":"alpha"},{"role":"user","content":"next"}]';
+    const { response } = handleLine(`{"seq":7,"cmd":"project","target":"PairSafeContextProjector","items":${items},"budget":{"maxItems":2,"maxRecentToolResults":0}}`);
+    assert.equal(
+      response,
+      '{"seq":7,"result":{"items":[{"role":"user","content":"go"},{"role":"user","content":"next"}],' +
+        '"report":{"sourceItemCount":4,"projectedItemCount":2,"droppedItemCount":2,"sourceApproxChars":189,"projectedApproxChars":62,' +
+        '"itemLimitApplied":true,"characterLimitApplied":false,' +
+        '"notes":["tier1 microcompact: cleared 1 old tool result(s), kept recent 0","maxItems applied: 2"],' +
+        '"droppedIndices":[1,2],"clearedIndices":[]}}}',
+    );
+  });
+
   it('reports an invalid budget as errored, naming the field', () => {
     const { response } = handleLine('{"seq":1,"cmd":"project","target":"DefaultContextProjector","items":[],"budget":{"maxItems":-1,"pinnedPrefixItems":1.0}}');
     const parsed = JSON.parse(response);

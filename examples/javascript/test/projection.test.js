@@ -1,5 +1,6 @@
-// The projectors against the worked examples of SPEC.md §5.3, §5.4 and §8, and the properties
-// of §5.1 and §5.4 (PRJ-3, PRJ-28, PRJ-29).
+// The projectors against the worked examples of SPEC.md §5.3, §5.4 and §8, the properties
+// of §5.1 and §5.4 (PRJ-3, PRJ-28, PRJ-29), and Tier-1 and Tier-2 on every shape of tool
+// result (§7, §8).
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -276,7 +277,7 @@ describe('TypeAwareContextProjector (§5.4, §7, §8)', () => {
     assert.deepEqual(projection.report.clearedIndices, [1]);
   });
 
-  it('Tier-2 ignores a user item that Tier-1 replaced (T2-2)', () => {
+  it('Tier-2 takes no result item for the boundary, cleared or not (T2-2)', () => {
     const source = items(`[
       {"type":"reasoning","id":"r","summary":[]},
       {"role":"user","content":"q"},
@@ -297,5 +298,133 @@ describe('TypeAwareContextProjector (§5.4, §7, §8)', () => {
   it('rejects invalid budgets naming the field (BUD-4)', () => {
     assert.throws(() => typeAware.project([], { maxItems: -1 }), InvalidBudgetError);
     assert.throws(() => typeAware.project([], { pinnedPrefixItems: 1.5 }), /pinnedPrefixItems/);
+  });
+});
+
+describe('Tier-1 in every shape (§7)', () => {
+  it('keeps a Chat tool message\'s members in order, the label in content (T1-4)', () => {
+    const source = items(`[
+      {"role":"assistant","tool_calls":[{"id":"c1","function":{"name":"read"}}]},
+      {"role":"tool","tool_call_id":"c1","content":"long","name":"own","x":[1]},
+      {"role":"tool","name":"fallback","tool_call_id":"c9"},
+      {"role":"tool","tool_call_id":5,"content":"n"},
+      {"role":"tool","tool_call_id":"c1","content":"newest"}
+    ]`);
+    const projection = typeAware.project(source, { maxRecentToolResults: 1 });
+    assert.deepEqual(projection.items.slice(1, 4).map((item) => compactJson(item)), [
+      '{"role":"tool","tool_call_id":"c1","content":"[tool result cleared: read(c1)]","name":"own","x":[1]}',
+      // Without content the label comes last; the message's own name labels it.
+      '{"role":"tool","name":"fallback","tool_call_id":"c9","content":"[tool result cleared: fallback(c9)]"}',
+      // A tool_call_id that is no string is no call id, but it is a member and it stays.
+      '{"role":"tool","tool_call_id":5,"content":"[tool result cleared]"}',
+    ]);
+    assert.equal(/** @type {Map<string, JsonValue>} */ (projection.items[1]).get('x'), /** @type {Map<string, JsonValue>} */ (source[1]).get('x'));
+    assert.deepEqual(projection.report.clearedIndices, [1, 2, 3]);
+    assert.equal(compactJson(source[1]), '{"role":"tool","tool_call_id":"c1","content":"long","name":"own","x":[1]}');
+  });
+
+  it('counts result parts one by one and rebuilds their carrier around them (T1-2, T1-9)', () => {
+    const source = items(`[
+      {"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"grep"},{"type":"tool_use","id":"t2","name":"read"}]},
+      {"role":"user","id":"m","content":[{"type":"text","text":"before"},{"type":"tool_result","tool_use_id":"t1","is_error":true},{"type":"tool_result","tool_use_id":"t2","content":"keep"}],"z":{}}
+    ]`);
+    const projection = typeAware.project(source, { maxRecentToolResults: 1 });
+    const carrier = /** @type {Map<string, JsonValue>} */ (projection.items[1]);
+    const original = /** @type {Map<string, JsonValue>} */ (source[1]);
+    assert.equal(
+      compactJson(carrier),
+      '{"role":"user","id":"m","content":[{"type":"text","text":"before"},' +
+        '{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"[tool result cleared: grep(t1)]"},' +
+        '{"type":"tool_result","tool_use_id":"t2","content":"keep"}],"z":{}}',
+    );
+    const parts = /** @type {JsonValue[]} */ (carrier.get('content'));
+    const originalParts = /** @type {JsonValue[]} */ (original.get('content'));
+    assert.notEqual(parts, originalParts);
+    assert.equal(parts[0], originalParts[0]);
+    assert.equal(parts[2], originalParts[2]);
+    assert.equal(carrier.get('z'), original.get('z'));
+    assert.deepEqual(projection.report.notes, ['tier1 microcompact: cleared 1 old tool result(s), kept recent 1']);
+    assert.deepEqual(projection.report.clearedIndices, [1]);
+    assert.equal(compactJson(originalParts[1]), '{"type":"tool_result","tool_use_id":"t1","is_error":true}');
+  });
+
+  it('counts every shape towards K, in list order, and the note counts parts (T1-7)', () => {
+    const source = items(`[
+      {"role":"user","content":[{"type":"tool_result","tool_use_id":"a","content":"1"},{"type":"tool_result","tool_use_id":"b","content":"2"}]},
+      {"role":"tool","tool_call_id":"c","content":"3"},
+      {"type":"function_call_output","call_id":"d","output":"4"},
+      {"role":"user","content":[{"type":"tool_result","tool_use_id":"e","content":"5"},{"type":"tool_result","tool_use_id":"f","content":"6"}]}
+    ]`);
+    const projection = typeAware.project(source, { maxRecentToolResults: 1 });
+    assert.deepEqual(projection.report.notes, ['tier1 microcompact: cleared 5 old tool result(s), kept recent 1']);
+    assert.deepEqual(projection.report.clearedIndices, [0, 1, 2, 3]);
+    assert.equal(
+      compactJson(projection.items[3]),
+      '{"role":"user","content":[{"type":"tool_result","tool_use_id":"e","content":"[tool result cleared: e]"},{"type":"tool_result","tool_use_id":"f","content":"6"}]}',
+    );
+  });
+
+  it('leaves placeholders of every shape alone, and a carrier whose results all are (T1-3, PRJ-29)', () => {
+    const source = items(`[
+      {"role":"tool","tool_call_id":"c","content":"[tool result cleared: x]"},
+      {"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"[tool result cleared]"}]},
+      {"type":"function_call_output","call_id":"d","output":"[tool result cleared: d]"}
+    ]`);
+    const projection = typeAware.project(source, { maxRecentToolResults: 0 });
+    assert.deepEqual(projection.items, source);
+    projection.items.forEach((item, index) => assert.equal(item, source[index]));
+    assert.deepEqual(projection.report.notes, []);
+  });
+
+  it('projects its own output to itself, in every shape (PRJ-29)', () => {
+    const source = items(`[
+      {"role":"user","content":"go"},
+      {"type":"reasoning","id":"r1","summary":[{"type":"summary_text","text":"think"}]},
+      {"role":"assistant","tool_calls":[{"id":"c1","function":{"name":"read"}}]},
+      {"role":"tool","tool_call_id":"c1"},
+      {"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"grep"}]},
+      {"role":"user","content":[{"type":"tool_result","tool_use_id":"t1"},{"type":"text","text":"t"}]},
+      {"type":"function_call","call_id":"f1","name":"run"},
+      {"type":"function_call_output","call_id":"f1","output":"o","status":"completed"},
+      {"role":"user","content":"next"}
+    ]`);
+    const budget = { maxRecentToolResults: 0, trimOldReasoning: true };
+    const first = typeAware.project(source, budget);
+    assert.deepEqual(first.report.clearedIndices, [1, 3, 5, 7]);
+    const again = typeAware.project(first.items, budget);
+    assert.equal(text(again.items), text(first.items));
+    assert.deepEqual(again.report.notes, []);
+  });
+});
+
+describe('Tier-2 with every shape (§8)', () => {
+  it('takes the last user input item for the boundary, not a message delivering results (T2-2)', () => {
+    const source = items(`[
+      {"type":"reasoning","id":"r0","summary":[]},
+      {"role":"user","content":"plain chat input"},
+      {"type":"reasoning","id":"r1","summary":[]},
+      {"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f"}]},
+      {"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"r"}]},
+      {"type":"reasoning","id":"r2","summary":[]}
+    ]`);
+    const projection = typeAware.project(source, { trimOldReasoning: true });
+    assert.deepEqual(projection.report.clearedIndices, [0]);
+  });
+
+  it('runs on the working list Tier-1 left: a reasoning item that carries results is cleared whole (PRJ-26, T2-1)', () => {
+    // An odd item, both a result carrier and a reasoning item: Tier-1 clears its part, then
+    // Tier-2 replaces what Tier-1 built by the cleared form, so projecting again is stable.
+    const source = items(`[
+      {"type":"reasoning","id":"r","content":[{"type":"tool_result","tool_use_id":"x","content":"a"}]},
+      {"role":"user","content":"hi"}
+    ]`);
+    const budget = { maxRecentToolResults: 0, trimOldReasoning: true };
+    const projection = typeAware.project(source, budget);
+    assert.equal(compactJson(projection.items[0]), '{"type":"reasoning","id":"r","summary":[{"type":"summary_text","text":"[reasoning cleared]"}]}');
+    assert.deepEqual(projection.report.notes, [
+      'tier1 microcompact: cleared 1 old tool result(s), kept recent 0',
+      'tier2 reasoning-trim: cleared 1 reasoning item(s)',
+    ]);
+    assert.deepEqual(typeAware.project(projection.items, budget).report.notes, []);
   });
 });

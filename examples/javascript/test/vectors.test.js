@@ -1,17 +1,19 @@
 // The language-neutral vectors of conformance/vectors/ that this implementation covers:
-// project, approx_chars, parse_summary and render_summary. A file that does not exist (yet)
-// is skipped. Files are read with the module's own parser, so `1` and `1.0` stay apart.
+// project, project_pair_safe, approx_chars, parse_summary and render_summary. A file that does
+// not exist (yet) is skipped. Files are read with the module's own parser, so `1` and `1.0` stay apart.
 
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import {
   DefaultContextProjector,
+  PairSafeContextProjector,
   TypeAwareContextProjector,
   approxChars,
   compactJson,
   isObject,
   parseJson,
+  pairing,
   parseStructuredSummary,
   readBudget,
   renderStructuredSummary,
@@ -106,6 +108,25 @@ const OPERATIONS = {
       const actual = projector.project(items, budget);
       assert.equal(compactJson(actual), compactJson(expectedProjection(expected, actual)), name);
     }
+    // Where every unit is one item, or no limit is set, the pair-safe projector gives the same
+    // result: with tiers the type-aware one's, without them the default one's (PRJ-35).
+    const singletons = pairing(items).units.every((unit) => unit.length === 1);
+    const limited = budget !== null && (budget.maxItems !== null || budget.maxApproxChars !== null);
+    if (singletons || !limited) {
+      for (const tiers of features.length > 0 ? [true] : [true, false]) {
+        const actual = new PairSafeContextProjector({ tiers }).project(items, budget);
+        assert.equal(compactJson(actual), compactJson(expectedProjection(expected, actual)), `PairSafeContextProjector tiers ${tiers}`);
+      }
+    }
+  },
+  project_pair_safe(input, expected) {
+    const items = input.get('items');
+    assert.ok(Array.isArray(items));
+    const tiers = input.get('tiers');
+    assert.equal(typeof tiers, 'boolean');
+    const budget = readBudget(input.get('budget') ?? null);
+    const actual = new PairSafeContextProjector({ tiers: /** @type {boolean} */ (tiers) }).project(items, budget);
+    assert.equal(compactJson(actual), compactJson(expectedProjection(expected, actual)));
   },
   approx_chars(input, expected) {
     const item = input.get('item');

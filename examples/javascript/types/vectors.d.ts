@@ -13,17 +13,19 @@ export interface VectorFile {
    */
   description: string;
   /**
-   * What each case runs. project: input {items, budget}, expected a ContextProjection document. approx_chars: input {item}, expected {size}. parse_summary: input {text}, expected a StructuredSummary document. render_summary: input a StructuredSummary document, expected {text}. turn_boundary_cut: input {items, naiveCut}, expected {cut}. extract_file_operations: input {items, reads}, expected {files}. compact_structured: input {snapshot, budget}, expected a CompactResult document. compact_llm: input {snapshot, maxItems, modelOutput, modelFails}, expected {prompt (a ModelPrompt document, or null when the model must not be called), result (a CompactResult document)}.
+   * What each case runs. project: input {items, budget}, expected a ContextProjection document. project_pair_safe: input {items, budget, tiers}, expected the ContextProjection document of PairSafeContextProjector(tiers). wire_problems: input {items, provider}, expected {problems: [{rule, position, part, message}]}. approx_chars: input {item}, expected {size}. parse_summary: input {text}, expected a StructuredSummary document. render_summary: input a StructuredSummary document, expected {text}. turn_boundary_cut: input {items, naiveCut}, expected {cut}. extract_file_operations: input {items, reads}, expected {files}. compact_structured: input {snapshot, budget}, expected a CompactResult document. compact_llm: input {snapshot, maxItems, modelOutput, modelFails}, expected {prompt (a ModelPrompt document, or null when the model must not be called), result (a CompactResult document)}.
    */
   operation:
     | 'approx_chars'
     | 'project'
+    | 'project_pair_safe'
     | 'parse_summary'
     | 'render_summary'
     | 'turn_boundary_cut'
     | 'extract_file_operations'
     | 'compact_structured'
-    | 'compact_llm';
+    | 'compact_llm'
+    | 'wire_problems';
   /**
    * The cases, in a stable order.
    *
