@@ -60,17 +60,19 @@ export function isUserItem(item) {
  * @returns {item is JsonObject}
  */
 export function isResultItem(item) {
+  if (stringMember(item, 'type') === 'reasoning') return false;
   return stringMember(item, 'type') === 'function_call_output' || stringMember(item, 'role') === 'tool';
 }
 
 /**
  * The tool results of an item, in order (§1.4): one for a result item; otherwise one for each
  * JSON object of its `content` array whose `type` is "tool_result" (an Anthropic result part).
+ * A reasoning item is never a tool result and carries none.
  * @param {JsonValue | undefined} item
  * @returns {ToolResultRef[]}
  */
 export function toolResults(item) {
-  if (!isObject(item)) return [];
+  if (!isObject(item) || stringMember(item, 'type') === 'reasoning') return [];
   if (stringMember(item, 'type') === 'function_call_output') {
     return [{ callId: stringMember(item, 'call_id'), shape: 'responses', part: null, holder: item, outputKey: 'output' }];
   }
@@ -130,7 +132,7 @@ export function isFunctionCall(item) {
 /**
  * The tool calls of a JSON value, in the order of §1.4: (a) a Responses `function_call`,
  * (b) an Anthropic `tool_use`, (c) each object of a Chat `tool_calls` array, (d) the tool calls
- * of each element of a `content` array, recursively.
+ * of each element of a `content` array, recursively. A reasoning item declares none.
  * @param {JsonValue | undefined} value
  * @param {ToolCallRef[]} [into] the list to append to
  * @returns {ToolCallRef[]}
@@ -138,6 +140,7 @@ export function isFunctionCall(item) {
 export function toolCalls(value, into = []) {
   if (!isObject(value)) return into;
   const type = stringMember(value, 'type');
+  if (type === 'reasoning') return into;
   if (type === 'function_call') {
     into.push({ id: stringMember(value, 'call_id'), name: stringMember(value, 'name'), shape: 'responses' });
   } else if (type === 'tool_use') {

@@ -411,20 +411,19 @@ describe('Tier-2 with every shape (§8)', () => {
     assert.deepEqual(projection.report.clearedIndices, [0]);
   });
 
-  it('runs on the working list Tier-1 left: a reasoning item that carries results is cleared whole (PRJ-26, T2-1)', () => {
-    // An odd item, both a result carrier and a reasoning item: Tier-1 clears its part, then
-    // Tier-2 replaces what Tier-1 built by the cleared form, so projecting again is stable.
-    const source = items(`[
-      {"type":"reasoning","id":"r","content":[{"type":"tool_result","tool_use_id":"x","content":"a"}]},
-      {"role":"user","content":"hi"}
-    ]`);
-    const budget = { maxRecentToolResults: 0, trimOldReasoning: true };
-    const projection = typeAware.project(source, budget);
-    assert.equal(compactJson(projection.items[0]), '{"type":"reasoning","id":"r","summary":[{"type":"summary_text","text":"[reasoning cleared]"}]}');
-    assert.deepEqual(projection.report.notes, [
-      'tier1 microcompact: cleared 1 old tool result(s), kept recent 0',
-      'tier2 reasoning-trim: cleared 1 reasoning item(s)',
-    ]);
-    assert.deepEqual(typeAware.project(projection.items, budget).report.notes, []);
+  it('never takes a reasoning item for a tool result, so only Tier-2 replaces it (§1.4, PRJ-29)', () => {
+    for (const odd of [
+      '{"type":"reasoning","id":"r","content":[{"type":"tool_result","tool_use_id":"x","content":"a"}]}',
+      '{"type":"reasoning","id":"r","role":"tool","tool_call_id":"x","content":"a"}',
+    ]) {
+      const source = items(`[${odd}, {"role":"user","content":"hi"}]`);
+      const budget = { maxRecentToolResults: 0, trimOldReasoning: true };
+      const projection = typeAware.project(source, budget);
+      assert.equal(compactJson(projection.items[0]).includes('"content"'), false);
+      assert.deepEqual(projection.report.notes, ['tier2 reasoning-trim: cleared 1 reasoning item(s)']);
+      const again = typeAware.project(projection.items, budget);
+      assert.equal(text(again.items), text(projection.items));
+      assert.deepEqual(again.report.notes, []);
+    }
   });
 });
