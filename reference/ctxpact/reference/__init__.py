@@ -9,6 +9,12 @@ prompt text, event messages) stay in the part that owns them:
 
 import logging
 
+from ctxpact.reference._arguments import (
+    checked_items,
+    checked_snapshot,
+    checked_text,
+    projection_arguments,
+)
 from ctxpact.reference.compaction import (
     CompactPolicy,
     CompactPolicyMemoryCompressor,
@@ -30,6 +36,8 @@ from ctxpact.reference.memory import (
     InMemoryAgentMemory,
     OpenTransactionError,
     SqliteAgentMemory,
+    SqliteBusyError,
+    SqliteError,
 )
 from ctxpact.reference.projection import (
     DefaultContextProjector,
@@ -45,6 +53,7 @@ from ctxpact.reference.session import (
     CorruptSessionError,
     EventListener,
     FileSessionStore,
+    ForeignSessionFileWarning,
     InMemorySessionStore,
     LifecycleEvent,
     LifecycleEventType,
@@ -55,6 +64,7 @@ from ctxpact.reference.session import (
     MemoryRollbackError,
     NoSessionStoreError,
     RuntimeResultError,
+    SessionFileError,
     SessionIdMismatchError,
     SessionNotFoundError,
     SessionStore,
@@ -81,6 +91,7 @@ __all__ = [
     "DefaultContextProjector",
     "EventListener",
     "FileSessionStore",
+    "ForeignSessionFileWarning",
     "InMemoryAgentMemory",
     "InMemorySessionStore",
     "LifecycleEvent",
@@ -94,10 +105,13 @@ __all__ = [
     "NoSessionStoreError",
     "OpenTransactionError",
     "RuntimeResultError",
+    "SessionFileError",
     "SessionIdMismatchError",
     "SessionNotFoundError",
     "SessionStore",
     "SqliteAgentMemory",
+    "SqliteBusyError",
+    "SqliteError",
     "SqliteSessionStore",
     "StructuredSummaryCompactPolicy",
     "Tool",
@@ -105,10 +119,14 @@ __all__ = [
     "WindowedMemoryCompressor",
     "approx_chars",
     "carried_summary",
+    "checked_items",
+    "checked_snapshot",
+    "checked_text",
     "extract_file_operations",
     "find_turn_boundary_cut",
     "in_memory_factory",
     "parse_structured_summary",
+    "projection_arguments",
     "read_file_sections",
     "render_structured_summary",
     "session_file_stem",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ctxpact.reference._arguments import checked_items
 from ctxpact.reference._items import is_tool_result, is_user_message, iter_tool_calls
 from ctxpact.spec import JsonValue
 
@@ -16,6 +17,7 @@ def _blocked_cuts(items: Sequence[JsonValue]) -> list[bool]:
     pair at positions ``call < result`` forbids every cut in ``call + 1 .. result``; the
     intervals are summed with a difference array, so this is linear.
     """
+    items = checked_items("find_turn_boundary_cut", items)
     count = len(items)
     difference = [0] * (count + 2)
     last_call: dict[str, int] = {}

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from attrs import frozen
 
+from ctxpact.reference._arguments import projection_arguments
 from ctxpact.reference.projection._constants import TIER1_NOTE, TIER2_NOTE
 from ctxpact.reference.projection._stages import project_items
 from ctxpact.reference.projection._tiers import TierReplacements, plan_tier1, plan_tier2
@@ -45,6 +46,7 @@ class TypeAwareContextProjector:
         self, items: Sequence[JsonValue], budget: ContextBudget | None
     ) -> ContextProjection:
         """Project *items* under *budget*."""
+        items, budget = projection_arguments(type(self).__name__, items, budget)
         if budget is None:
             return project_items(items, budget)
         notes: list[str] = []
