@@ -400,6 +400,9 @@ def _scramble_snapshot(snapshot: AgentSessionSnapshot) -> None:
 
 # -- refused snapshots -------------------------------------------------------------------------
 
+#: What Java's ``String.trim`` removes: an id of only these is blank (§1.4, SES-17).
+_JAVA_SPACE = "".join(chr(code) for code in range(0x21))
+
 
 def _bypassing(record: Any, **changes: object) -> Any:  # noqa: ANN401 - any record
     """A copy of *record* with *changes* that its validators would refuse (a broken caller)."""
@@ -891,20 +894,23 @@ def file_names(context: CheckContext) -> Callable[[], None]:
     @example(session_id="x" * 251)
     @example(session_id="é" * 42)
     @example(session_id="a\ud800")
+    @example(session_id=" \n")
     def test(session_id: str) -> None:
         context.record(session_id=session_id)
         store, directory = _file_store(context)
         ids = list(dict.fromkeys([session_id, session_id.swapcase()]))
         saved: list[str] = []
         for chosen in ids:
-            snapshot = AgentSessionSnapshot(
-                session_id=chosen, memory=MemorySnapshot(items=(chosen,))
+            # The record refuses what SES-17 refuses; a broken caller can still hand it over.
+            snapshot = _bypassing(
+                AgentSessionSnapshot(session_id="s", memory=MemorySnapshot(items=(chosen,))),
+                session_id=chosen,
             )
             try:
                 name = f"{safe_form(chosen)}.json"
             except UnicodeEncodeError:
                 name = ""
-            refused = not name or len(name) > MAX_FILE_NAME_BYTES
+            refused = not name or len(name) > MAX_FILE_NAME_BYTES or not chosen.strip(_JAVA_SPACE)
             try:
                 store.save(snapshot)
             except Exception as error:  # noqa: BLE001 - a refusal is checked against the rule
