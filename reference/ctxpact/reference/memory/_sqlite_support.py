@@ -239,11 +239,12 @@ class SqliteTable:
             else _label(self._connection)
         )
         try:
-            with (
-                self._sqlite(f"create the table {self._table!r}"),
-                immediate_transaction(owner, self._connection),
-            ):
-                self._connection.execute(create.format(table=self._table))
+            with self._sqlite(f"create the table {self._table!r}"):
+                # Only a missing table needs the write lock: opening a table that exists
+                # never waits for a writer on another connection.
+                if not self._table_exists():
+                    with immediate_transaction(owner, self._connection):
+                        self._connection.execute(create.format(table=self._table))
         except BaseException:
             self.close()
             raise
@@ -252,6 +253,12 @@ class SqliteTable:
     def table(self) -> str:
         """The table's name."""
         return self._table
+
+    def _table_exists(self) -> bool:
+        row = self._connection.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (self._table,)
+        ).fetchone()
+        return row is not None
 
     def _sqlite(self, operation: str) -> contextlib.AbstractContextManager[None]:
         """Report a failure of SQLite in the body as :class:`SqliteError` for *operation*."""
