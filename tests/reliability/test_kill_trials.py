@@ -5,7 +5,7 @@ without the windowed compressor), file store or SQLite store, kills it with SIGK
 random moment, and reads the target back in a new process. The state found must be the one
 after the last acknowledged operation or after the one in progress: never a mixture, never
 lost, never unreadable (MEM-17, SES-9, SES-14). The file store's leftovers of killed saves
-are its own temporary files only, and a later store removes them (SES-19).
+are its own temporary files only, and a later store removes them (SES-18).
 
 ``CTXPACT_RELIABILITY_SEED`` chooses the trials' seeds (default: fixed), so a failure can be
 run again; the moment of each kill depends on the machine's timing as well.

@@ -1,4 +1,4 @@
-"""FileSessionStore: leftovers of crashed saves, listing by name, foreign files (SES-19).
+"""FileSessionStore: leftovers of crashed saves, listing by name, foreign files (SES-18).
 
 Also how it reports a directory in a session file's place, and failures of the file system.
 """

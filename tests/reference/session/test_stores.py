@@ -430,7 +430,7 @@ def test_a_corrupt_file_is_never_overwritten_nor_deleted(tmp_path: Path) -> None
         store.save(SNAPSHOT)
     with pytest.raises(CorruptSessionError):
         store.delete("s-1")
-    # Listing reads names, not documents (SES-19): the session is there, and unreadable.
+    # Listing reads names, not documents (SES-18): the session is there, and unreadable.
     assert store.session_ids() == ["s-1"]
     assert target.read_bytes() == b"{half a docu"
     assert only_session_files(tmp_path) == ["s-1.json"]

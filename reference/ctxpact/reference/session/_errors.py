@@ -73,7 +73,7 @@ class SessionFileError(CtxpactError, OSError):
 
 
 class ForeignSessionFileWarning(UserWarning):
-    """A file in a store's directory ends in ``.json`` but no session id names it (SES-19).
+    """A file in a store's directory ends in ``.json`` but no session id names it (SES-18).
 
     :meth:`FileSessionStore.session_ids` leaves such a file alone and lists it as no session.
     """

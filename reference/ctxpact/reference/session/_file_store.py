@@ -32,7 +32,7 @@ TEMPORARY_STEM_CHARS = 64
 #: The longest file name, in bytes, a session file may have (most file systems allow 255).
 MAX_FILE_NAME_BYTES = 255
 #: How old, in seconds, a temporary file must be before a store removes it as the leftover of
-#: a crashed save (SES-19): far longer than any save takes, so a save in progress is safe.
+#: a crashed save (SES-18): far longer than any save takes, so a save in progress is safe.
 STALE_TEMPORARY_SECONDS = 3600.0
 
 # The temporary files this store makes: "." + up to 64 characters of a safe form + "." +
@@ -61,7 +61,7 @@ def session_file_stem(session_id: str) -> str:
 
 
 def session_id_of_stem(stem: str) -> str | None:
-    """The session id whose safe form is *stem*, or ``None`` when no id has that form (SES-19).
+    """The session id whose safe form is *stem*, or ``None`` when no id has that form (SES-18).
 
     The inverse of :func:`session_file_stem`: only the canonical form counts (``%61`` is not
     ``a``, ``%2f`` is not ``%2F``), and the id must be a valid one (SES-17).
@@ -86,7 +86,7 @@ class FileSessionStore:
     the old file as it was and removes its temporary file. A crash can leave a temporary file
     behind; the store never reads one, and the first save of each store object removes the
     store's own temporary files that are older than *stale_after* seconds (default an hour,
-    far longer than a save takes), and nothing else (SES-19). The directory is created on the
+    far longer than a save takes), and nothing else (SES-18). The directory is created on the
     first save.
 
     A session's file is only replaced or removed after it has been read back as that same
@@ -95,7 +95,7 @@ class FileSessionStore:
     left for a person to inspect; so does a directory in the file's place. Other failures of
     the file system are :class:`SessionFileError` (an ``OSError``) naming the file.
     :meth:`session_ids` reads the ids from the file names alone, and ignores files that no
-    session id names, with a :class:`ForeignSessionFileWarning` (SES-19).
+    session id names, with a :class:`ForeignSessionFileWarning` (SES-18).
     """
 
     def __init__(
@@ -190,7 +190,7 @@ class FileSessionStore:
         return True
 
     def session_ids(self) -> list[str]:
-        """The ids of every stored session, sorted, read from the file names alone (SES-19).
+        """The ids of every stored session, sorted, read from the file names alone (SES-18).
 
         A ``.json`` file (or directory) whose name is not the safe form of a session id is
         not a session: it is left alone, with a :class:`ForeignSessionFileWarning`.
@@ -215,7 +215,7 @@ class FileSessionStore:
 
         Only regular files named as this store names its temporary files are candidates, and
         only those last modified *stale_after* seconds ago or earlier: the leftovers of saves
-        that crashed, never a save in progress nor anyone else's file (SES-19). The first
+        that crashed, never a save in progress nor anyone else's file (SES-18). The first
         save of each store object calls it.
         """
         removed: list[Path] = []

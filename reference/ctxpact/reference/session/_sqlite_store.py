@@ -38,7 +38,7 @@ class SqliteSessionStore(SqliteTable):
     *busy_timeout* is how many seconds an operation waits for a database that another
     connection holds before it fails with ``SqliteBusyError`` (default 5 for a path; a
     borrowed connection keeps its own unless given). Every failure of SQLite is a
-    ``SqliteError`` naming the operation and the database (MEM-21, SES-18).
+    ``SqliteError`` naming the operation and the database (MEM-21).
 
     Raises:
         InvalidValueError: for a *table* that is not a plain SQL identifier, or a negative
