@@ -15,6 +15,7 @@ a ``RecursionError`` or the interpreter's digit-limit ``ValueError``.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -239,36 +240,42 @@ def _fast_copy(value: object, items: frozenset[str] | None) -> JsonValue:  # noq
 
 
 def _fast_check(roots: Iterable[object]) -> None:  # noqa: C901, PLR0912 - one loop, kept flat for speed
-    stack: list[tuple[object, int]] = []
+    # Level by level: no entry per container, and the depth is the level's number.
+    level: list[object] = []
     for root in roots:
         if _container(root):
-            stack.append((root, 1))
+            level.append(root)
         elif _scalar_problem(root) is not None:
             raise _Refused
-    pop, push = stack.pop, stack.append
-    while stack:
-        source, depth = pop()
+    depth = 1
+    while level:
         if depth > MAX_JSON_DEPTH:
             raise _Refused
-        if isinstance(source, dict):
-            for key in source:
-                if type(key) is not str and not isinstance(key, str):
+        below: list[object] = []
+        push = below.append
+        for source in level:
+            if isinstance(source, dict):
+                try:
+                    "".join(source)  # every key a string, checked at C speed
+                except TypeError:
+                    raise _Refused from None
+                members: Iterable[Any] = source.values()
+            else:
+                members = cast("list[Any]", source)
+            for member in members:
+                kind = type(member)
+                if kind is str or member is None or kind is bool:
+                    continue
+                if kind is int:
+                    if member.bit_length() > _ALWAYS_SHORT_BITS and not _short_enough(member):
+                        raise _Refused
+                    continue
+                if kind is dict or kind is list or kind is tuple or _container(member):
+                    push(member)
+                elif _scalar_problem(member) is not None:
                     raise _Refused
-            members = list(source.values())
-        else:
-            members = cast("list[object]", source)
-        for member in members:
-            kind = type(member)
-            if kind is str or member is None or kind is bool:
-                continue
-            if kind is int:
-                if member.bit_length() > _ALWAYS_SHORT_BITS and not _short_enough(member):
-                    raise _Refused
-                continue
-            if kind is dict or kind is list or kind is tuple or _container(member):
-                push((member, depth + 1))
-            elif _scalar_problem(member) is not None:
-                raise _Refused
+        level = below
+        depth += 1
 
 
 def copy_json(value: object, path: str = "$") -> JsonValue:
@@ -638,13 +645,8 @@ def decode_json(
             digits than the interpreter converts.
 
     """
-    hooks: dict[str, Callable[[str], object]] = {"parse_constant": _refuse_constant}
-    if parse_int is not None:
-        hooks["parse_int"] = parse_int
-    if parse_float is not None:
-        hooks["parse_float"] = parse_float
     try:
-        value = json.loads(text, **cast("dict[str, Any]", hooks))
+        value = _decoder(parse_int, parse_float).decode(text)
     except RecursionError:
         value = _read_iteratively(text, max_depth, parse_int, parse_float)
     except _Constant as constant:
@@ -662,6 +664,16 @@ def decode_json(
             if deep is not None:
                 raise _too_deep(deep, max_depth)
     return value
+
+
+@functools.lru_cache(maxsize=16)
+def _decoder(
+    parse_int: Callable[[str], object] | None, parse_float: Callable[[str], object] | None
+) -> json.JSONDecoder:
+    # Building a decoder is a good part of the cost of a short text: keep one per hooks.
+    return json.JSONDecoder(
+        parse_constant=_refuse_constant, parse_int=parse_int, parse_float=parse_float
+    )
 
 
 def _at(text: str, constant: str) -> int:
