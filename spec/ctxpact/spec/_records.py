@@ -87,6 +87,7 @@ def _optional_text(instance: object, attribute: Attribute[Any], value: object) -
 
 
 def _texts(instance: object, attribute: Attribute[Any], value: tuple[object, ...]) -> None:
+    _a_sequence(instance, attribute, value)
     for index, member in enumerate(value):
         if not isinstance(member, str):
             raise InvalidValueError(
@@ -100,6 +101,7 @@ def _texts(instance: object, attribute: Attribute[Any], value: tuple[object, ...
 def _indices(instance: object, attribute: Attribute[Any], value: object) -> None:
     if value is None:
         return
+    _a_sequence(instance, attribute, value)
     assert isinstance(value, tuple)  # noqa: S101 - the converter guarantees it
     for index, member in enumerate(value):
         if isinstance(member, bool) or not isinstance(member, int) or member < 0:
@@ -154,6 +156,7 @@ def _a_sequence(instance: object, attribute: Attribute[Any], value: object) -> N
 
 
 def _tool_call_list(instance: object, attribute: Attribute[Any], value: tuple[object, ...]) -> None:
+    _a_sequence(instance, attribute, value)
     for index, member in enumerate(value):
         if not isinstance(member, ToolCall):
             raise InvalidValueError(
@@ -204,12 +207,12 @@ class ContextReport:
     projected_approx_chars: int = field(validator=_non_negative)
     item_limit_applied: bool = field(validator=_boolean)
     character_limit_applied: bool = field(validator=_boolean)
-    notes: tuple[str, ...] = field(default=(), converter=_strings, validator=[_a_sequence, _texts])
+    notes: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
     dropped_indices: tuple[int, ...] | None = field(
-        default=None, converter=_optional_indices, validator=[_a_sequence, _indices]
+        default=None, converter=_optional_indices, validator=_indices
     )
     cleared_indices: tuple[int, ...] | None = field(
-        default=None, converter=_optional_indices, validator=[_a_sequence, _indices]
+        default=None, converter=_optional_indices, validator=_indices
     )
 
 
@@ -244,39 +247,17 @@ class CompactResult:
         default=None, validator=_record_of(MemorySnapshot, optional=True)
     )
     summary: str | None = field(default=None, validator=_optional_text)
-    completed: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
-    pending: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
-    decisions: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
-    changed_artifacts: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
-    failed_commands: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
-    test_results: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
-    user_confirmations: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
-    sandbox_state: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
-    open_questions: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
-    read_files: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
-    modified_files: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
+    completed: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    pending: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    decisions: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    changed_artifacts: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    failed_commands: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    test_results: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    user_confirmations: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    sandbox_state: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    open_questions: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    read_files: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    modified_files: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
     context_report: ContextReport | None = field(
         default=None, validator=_record_of(ContextReport, optional=True)
     )
@@ -292,28 +273,14 @@ class StructuredSummary:
     """
 
     goal: str | None = field(default=None, validator=_optional_text)
-    completed: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
-    pending: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
-    decisions: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
-    errors: tuple[str, ...] = field(default=(), converter=_strings, validator=[_a_sequence, _texts])
-    test_results: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
-    open_questions: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
-    read_files: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
-    modified_files: tuple[str, ...] = field(
-        default=(), converter=_strings, validator=[_a_sequence, _texts]
-    )
+    completed: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    pending: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    decisions: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    errors: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    test_results: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    open_questions: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    read_files: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
+    modified_files: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
     parsed: bool = field(default=True, validator=_boolean)
     text: str = field(default="", validator=_text)
 
@@ -347,7 +314,7 @@ class ModelResult:
         default=(), converter=_items, validator=_a_sequence, metadata=_ITEMS_METADATA
     )
     tool_calls: tuple[ToolCall, ...] = field(
-        default=(), converter=_tool_calls, validator=[_a_sequence, _tool_call_list]
+        default=(), converter=_tool_calls, validator=_tool_call_list
     )
 
 
