@@ -127,11 +127,13 @@ class HarnessProcess:
         reading ends, so it is never closed (and reused) under a blocked read.
         """
         descriptor = stream.fileno()
+        # poll, not select: select cannot watch a descriptor numbered 1024 or more.
+        poller = select.poll() if hasattr(select, "poll") else None
+        if poller is not None:
+            poller.register(descriptor, select.POLLIN)
         while not self._stop.is_set():
-            if os.name == "posix":
-                ready, _, _ = select.select([descriptor], [], [], _POLL_SECONDS)
-                if not ready:
-                    continue
+            if poller is not None and not poller.poll(_POLL_SECONDS * 1000):
+                continue
             try:
                 chunk = os.read(descriptor, _CHUNK_BYTES)
             except OSError:
