@@ -7,6 +7,7 @@ failed for that reason and not another. The reference memories pass every check.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import re
@@ -369,6 +370,27 @@ class ClearsBeforeRestore(SqliteAgentMemory):
         super().restore(snapshot)
 
 
+class ReadsBackRecursively(InMemoryAgentMemory):
+    """Takes any item, and copies it back with the recursive json module (JSON-17).
+
+    A deep item goes in fine, but a caller deep in the stack cannot read it back.
+    """
+
+    def add_output_items(self, items: Sequence[JsonValue]) -> None:
+        self._items.extend(json.loads(json.dumps(list(items))))
+
+    def snapshot(self) -> MemorySnapshot:
+        items = json.loads(json.dumps(self._items))
+        return MemorySnapshot(items=tuple(items), summary=self._summary)
+
+
+class RawSqliteErrors(SqliteAgentMemory):
+    """Lets sqlite3's errors through as they are: no operation, no database named (MEM-21)."""
+
+    def _sqlite(self, operation: str) -> contextlib.AbstractContextManager[None]:  # noqa: ARG002 - what it leaves out
+        return contextlib.nullcontext()
+
+
 class SkipsCorruptRows(SqliteAgentMemory):
     def _parse_row(self, kind: str, row: Any) -> JsonValue:
         try:
@@ -596,6 +618,20 @@ ZOO = (
         "MEM-17",
         "memory.sqlite-atomic",
         "the stored state changed",
+    ),
+    WrongMemory(
+        "reads-back-recursively",
+        ReadsBackRecursively,
+        "JSON-17",
+        "memory.beyond-limits",
+        "frames deep in the stack raised RecursionError",
+    ),
+    WrongMemory(
+        "raw-sqlite-errors",
+        _sqlite(RawSqliteErrors),
+        "MEM-21",
+        "memory.sqlite-errors",
+        "without a TimeoutError naming it",
     ),
     WrongMemory(
         "skips-corrupt-rows",

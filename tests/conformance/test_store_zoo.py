@@ -327,6 +327,55 @@ class LeavesItsTransactionOpen(SqliteSessionStore):
             connection.execute("BEGIN")
 
 
+class ReadsBackRecursively:
+    """Keeps each document as the recursive json module writes it, and reads it back so.
+
+    A deep item is saved fine, but a caller deep in the stack cannot load it (JSON-17).
+    """
+
+    def __init__(self) -> None:
+        self._texts: dict[str, str] = {}
+
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        self._texts[snapshot.session_id] = json.dumps(converter.unstructure(snapshot))
+
+    def load(self, session_id: str) -> AgentSessionSnapshot | None:
+        text = self._texts.get(session_id)
+        if text is None:
+            return None
+        return converter.structure(json.loads(text), AgentSessionSnapshot)
+
+    def delete(self, session_id: str) -> bool:
+        return self._texts.pop(session_id, None) is not None
+
+    def session_ids(self) -> list[str]:
+        return sorted(self._texts)
+
+
+class TakesBlankIds(InMemorySessionStore):
+    """Looks blank ids up instead of refusing them (SES-17)."""
+
+    def load(self, session_id: str) -> AgentSessionSnapshot | None:
+        if session_id.strip():
+            return super().load(session_id)
+        return None
+
+
+class NeverSweeps(FileSessionStore):
+    """Leaves the temporary files of crashed saves for ever (SES-18)."""
+
+    def remove_stale_temporary_files(self) -> list[Path]:
+        return []
+
+
+class ListsByReading(FileSessionStore):
+    """Lists sessions by reading every document, as the store once did (SES-18)."""
+
+    def session_ids(self) -> list[str]:
+        ids = super().session_ids()
+        return sorted(session_id for session_id in ids if self.load(session_id) is not None)
+
+
 def _in_memory(cls: type[InMemorySessionStore]) -> Callable[[Path], object]:
     return lambda _: cls()
 
@@ -347,6 +396,34 @@ class WrongStore:
 
 
 ZOO = (
+    WrongStore(
+        "reads-back-recursively",
+        lambda _: ReadsBackRecursively(),
+        "JSON-17",
+        "store.beyond-limits",
+        "frames deep in the stack raised RecursionError",
+    ),
+    WrongStore(
+        "takes-blank-ids",
+        _in_memory(TakesBlankIds),
+        "SES-17",
+        "store.session-id-rule",
+        "took the blank session id",
+    ),
+    WrongStore(
+        "never-sweeps",
+        NeverSweeps,
+        "SES-18",
+        "store.file-hygiene",
+        "left the stale temporary files",
+    ),
+    WrongStore(
+        "lists-by-reading",
+        ListsByReading,
+        "SES-18",
+        "store.file-hygiene",
+        "raised over a corrupt session file",
+    ),
     WrongStore(
         "last-saved-for-any-id",
         _in_memory(LastSavedForAnyId),

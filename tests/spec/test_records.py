@@ -171,7 +171,7 @@ def test_a_violation_inside_a_nullable_record_names_its_own_path() -> None:
 
 
 def test_session_snapshot_needs_a_session_id() -> None:
-    with pytest.raises(InvalidValueError, match="non-empty str"):
+    with pytest.raises(InvalidValueError, match="non-blank str"):
         AgentSessionSnapshot(session_id="")
     with pytest.raises(SchemaValidationError, match=r"\$\.sessionId"):
         from_json(AgentSessionSnapshot, {"sessionId": ""})

@@ -26,6 +26,7 @@ from ctxpact.conformance._references import reference_targets
 from ctxpact.conformance._report import markdown, run_document
 from ctxpact.conformance._target import Target, TargetError, infer_target
 from ctxpact.conformance.harness import (
+    DEFAULT_MAX_LINE_BYTES,
     DEFAULT_TIMEOUT,
     HarnessConnection,
     HarnessStartError,
@@ -120,7 +121,10 @@ def _harness_targets(arguments: argparse.Namespace, stack: contextlib.ExitStack)
     for command in arguments.exec:
         try:
             connection = HarnessConnection(
-                command, timeout=arguments.timeout, validate=arguments.validate_protocol
+                command,
+                timeout=arguments.timeout,
+                validate=arguments.validate_protocol,
+                max_line_bytes=arguments.max_line_bytes,
             )
             stack.callback(connection.close)
             targets.extend(harness_targets(connection))
@@ -254,6 +258,16 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _byte_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of bytes but got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number of bytes but got {text}")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line's parser."""
     top = argparse.ArgumentParser(
@@ -337,6 +351,14 @@ def parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="seconds a harness may take to answer one request before it is killed and "
         "restarted (default: %(default)s)",
+    )
+    check.add_argument(
+        "--max-line-bytes",
+        type=_byte_count,
+        default=DEFAULT_MAX_LINE_BYTES,
+        metavar="BYTES",
+        help="the longest response line a harness may write; a longer one is an error of "
+        "the request (default: %(default)s, 16 MiB; HRN-19)",
     )
     check.set_defaults(run=_check)
 

@@ -9,7 +9,7 @@
  */
 export interface AgentSessionSnapshot {
   /**
-   * The session's id (not empty).
+   * The session's id: not blank, so at least one character above U+0020 (SES-17).
    */
   sessionId: string;
   memory?: MemorySnapshot;

@@ -9,6 +9,12 @@ prompt text, event messages) stay in the part that owns them:
 
 import logging
 
+from ctxpact.reference._arguments import (
+    checked_items,
+    checked_snapshot,
+    checked_text,
+    projection_arguments,
+)
 from ctxpact.reference.compaction import (
     CompactPolicy,
     CompactPolicyMemoryCompressor,
@@ -30,6 +36,8 @@ from ctxpact.reference.memory import (
     InMemoryAgentMemory,
     OpenTransactionError,
     SqliteAgentMemory,
+    SqliteBusyError,
+    SqliteError,
 )
 from ctxpact.reference.projection import (
     DefaultContextProjector,
@@ -46,6 +54,7 @@ from ctxpact.reference.session import (
     CorruptSessionError,
     EventListener,
     FileSessionStore,
+    ForeignSessionFileWarning,
     InMemorySessionStore,
     LifecycleEvent,
     LifecycleEventType,
@@ -56,6 +65,7 @@ from ctxpact.reference.session import (
     MemoryRollbackError,
     NoSessionStoreError,
     RuntimeResultError,
+    SessionFileError,
     SessionIdMismatchError,
     SessionNotFoundError,
     SessionStore,
@@ -82,6 +92,7 @@ __all__ = [
     "DefaultContextProjector",
     "EventListener",
     "FileSessionStore",
+    "ForeignSessionFileWarning",
     "InMemoryAgentMemory",
     "InMemorySessionStore",
     "LifecycleEvent",
@@ -96,10 +107,13 @@ __all__ = [
     "OpenTransactionError",
     "PairSafeContextProjector",
     "RuntimeResultError",
+    "SessionFileError",
     "SessionIdMismatchError",
     "SessionNotFoundError",
     "SessionStore",
     "SqliteAgentMemory",
+    "SqliteBusyError",
+    "SqliteError",
     "SqliteSessionStore",
     "StructuredSummaryCompactPolicy",
     "Tool",
@@ -107,10 +121,14 @@ __all__ = [
     "WindowedMemoryCompressor",
     "approx_chars",
     "carried_summary",
+    "checked_items",
+    "checked_snapshot",
+    "checked_text",
     "extract_file_operations",
     "find_turn_boundary_cut",
     "in_memory_factory",
     "parse_structured_summary",
+    "projection_arguments",
     "read_file_sections",
     "render_structured_summary",
     "session_file_stem",

@@ -40,6 +40,7 @@ from ctxpact.reference.session import (
     SqliteSessionStore,
 )
 from ctxpact.spec import (
+    MAX_DOCUMENT_DEPTH,
     AgentMemory,
     AgentSessionSnapshot,
     CompactPolicy,
@@ -54,6 +55,8 @@ from ctxpact.spec import (
     ModelResult,
     SummaryParser,
     copy_json,
+    decode_json,
+    encode_json,
     from_json,
     to_json,
 )
@@ -303,7 +306,8 @@ def call_memory(memory: AgentMemory, method: str, args: Sequence[JsonValue]) -> 
         case "add_tool_output", [call_id, output]:
             memory.add_tool_output(cast("str", call_id), cast("str | None", output))
         case "get_items", []:
-            return copy_json(memory.get_items())
+            # Each item is a JSON value of its own, nested up to MAX_JSON_DEPTH (JSON-17).
+            return [copy_json(item) for item in memory.get_items()]
         case "get_summary", []:
             return memory.get_summary()
         case "set_summary", [summary]:
@@ -511,7 +515,7 @@ def errored(seq: JsonValue, message: str, trace: str | None = None) -> JsonObjec
 def encode(response: JsonObject) -> bytes:
     """One response line: compact JSON, ASCII-escaped (so any string survives), a line feed."""
     try:
-        text = json.dumps(response, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+        text = encode_json(response, ensure_ascii=True)
     except (TypeError, ValueError) as error:
         text = json.dumps(
             errored(response.get("seq"), f"the result is not JSON: {error}"), ensure_ascii=True
@@ -524,7 +528,7 @@ def serve(harness: Harness, requests: BinaryIO, responses: BinaryIO) -> int:
     try:
         for raw in iter(requests.readline, b""):
             try:
-                request = json.loads(raw.decode("utf-8"))
+                request = decode_json(raw.decode("utf-8"), max_depth=MAX_DOCUMENT_DEPTH)
             except ValueError as error:
                 response = errored(
                     None, f"Expected a JSON request line but got {raw!r:.200}: {error}"

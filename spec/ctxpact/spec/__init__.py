@@ -6,13 +6,30 @@ imports neither the reference implementation nor the conformance suite.
 
 from ctxpact.spec._converter import SCHEMA_OF, camel_case, converter, from_json, to_json
 from ctxpact.spec._errors import (
+    ArgumentTypeError,
     CtxpactError,
+    InvalidJsonError,
     InvalidValueError,
+    JsonLimitError,
     SchemaNotFoundError,
     SchemaValidationError,
     Violation,
 )
-from ctxpact.spec._json import JsonObject, JsonValue, compact_json, copy_json
+from ctxpact.spec._json import (
+    ITEM_MEMBERS,
+    MAX_DOCUMENT_DEPTH,
+    MAX_INTEGER_DIGITS,
+    MAX_JSON_DEPTH,
+    JsonObject,
+    JsonValue,
+    check_items,
+    check_json,
+    compact_json,
+    copy_document,
+    copy_json,
+    decode_json,
+    encode_json,
+)
 from ctxpact.spec._pairing import (
     CallLink,
     Pairing,
@@ -50,12 +67,17 @@ from ctxpact.spec._version import SCHEMA_VERSION, SPEC_VERSION
 from ctxpact.spec._wire import PROVIDERS, WireProblem, WireProblemError, wire_problems
 
 __all__ = [
+    "ITEM_MEMBERS",
+    "MAX_DOCUMENT_DEPTH",
+    "MAX_INTEGER_DIGITS",
+    "MAX_JSON_DEPTH",
     "PROVIDERS",
     "SCHEMA_OF",
     "SCHEMA_VERSION",
     "SPEC_VERSION",
     "AgentMemory",
     "AgentSessionSnapshot",
+    "ArgumentTypeError",
     "CallLink",
     "CompactPolicy",
     "CompactResult",
@@ -64,7 +86,9 @@ __all__ = [
     "ContextProjector",
     "ContextReport",
     "CtxpactError",
+    "InvalidJsonError",
     "InvalidValueError",
+    "JsonLimitError",
     "JsonObject",
     "JsonValue",
     "MemoryCompressor",
@@ -86,9 +110,14 @@ __all__ = [
     "WireProblem",
     "WireProblemError",
     "camel_case",
+    "check_items",
+    "check_json",
     "compact_json",
     "converter",
+    "copy_document",
     "copy_json",
+    "decode_json",
+    "encode_json",
     "from_json",
     "is_user_input",
     "json_path",

@@ -17,7 +17,7 @@ import cattrs
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
 from ctxpact.spec._errors import InvalidValueError, SchemaValidationError, Violation
-from ctxpact.spec._json import JsonObject, JsonValue, copy_json
+from ctxpact.spec._json import JsonObject, JsonValue, copy_document
 from ctxpact.spec._records import (
     JSON_ITEMS,
     AgentSessionSnapshot,
@@ -129,20 +129,25 @@ converter = _make_converter()
 def to_json(record: object) -> JsonObject:
     """Turn a ctxpact record into its JSON document (a fresh ``dict``; items are deep copies).
 
+    Works at any call depth; each item may nest up to ``MAX_JSON_DEPTH`` levels (JSON-17).
+
     Raises:
-        SchemaValidationError: if an item is not a JSON value, naming its path.
+        SchemaValidationError: if an item is not a JSON value, naming its path (a
+            :class:`~ctxpact.spec.JsonLimitError` when it is too deep or too large).
         TypeError: if *record* is not a ctxpact record.
 
     """
     if type(record) not in SCHEMA_OF:
         raise TypeError(f"Expected a ctxpact record but got {type(record).__name__}")
-    return cast("JsonObject", copy_json(converter.unstructure(record)))
+    return cast("JsonObject", copy_document(converter.unstructure(record)))
 
 
 def from_json(cls: type[T], data: object) -> T:
     """Build the record *cls* from its JSON document, after validating it against its schema.
 
-    The document is not modified, and the record shares no object with it.
+    The document is not modified, and the record shares no object with it. Values that are
+    not JSON, or beyond the limits of JSON-17, are refused before the schema is consulted, so
+    reading works at any call depth.
 
     Raises:
         SchemaValidationError: carrying every violation with its JSON path.
@@ -152,8 +157,8 @@ def from_json(cls: type[T], data: object) -> T:
     schema = SCHEMA_OF.get(cls)
     if schema is None:
         raise TypeError(f"Expected a ctxpact record class but got {cls!r}")
-    validate(data, schema)
-    document = copy_json(data)
+    document = copy_document(data)
+    validate(document, schema)
     try:
         return converter.structure(document, cls)
     except cattrs.BaseValidationError as error:

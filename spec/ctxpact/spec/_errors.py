@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 
 from attrs import frozen
@@ -45,6 +46,40 @@ class SchemaValidationError(CtxpactError, ValueError):
     def single(cls, path: str, message: str) -> SchemaValidationError:
         """Build the error for one violation at *path*."""
         return cls([Violation(path=path, message=message)])
+
+
+class JsonLimitError(SchemaValidationError):
+    """A value goes beyond the limits every JSON value of ctxpact keeps (JSON-17).
+
+    Nested more than :data:`~ctxpact.spec.MAX_JSON_DEPTH` levels deep, or holding an integer
+    of more than :data:`~ctxpact.spec.MAX_INTEGER_DIGITS` digits; the violation names the
+    JSON path of the first place that does.
+    """
+
+
+class InvalidJsonError(CtxpactError, json.JSONDecodeError):
+    """Text that is not strict JSON (JSON-7): a syntax error, ``NaN`` or ``Infinity``.
+
+    A :class:`json.JSONDecodeError` (so a ``ValueError``) with the same ``msg``, ``pos``,
+    ``lineno`` and ``colno``.
+    """
+
+
+class ArgumentTypeError(CtxpactError, TypeError):
+    """A public operation was given an argument of the wrong type (JSON-18).
+
+    Reads like ``Expected a sequence of items (a list or a tuple) but got str for
+    DefaultContextProjector.project(items)``.
+    """
+
+    def __init__(self, *, operation: str, argument: str, expected: str, actual: object) -> None:
+        self.operation = operation
+        self.argument = argument
+        self.expected = expected
+        self.actual = actual
+        super().__init__(
+            f"Expected {expected} but got {type(actual).__name__} for {operation}({argument})"
+        )
 
 
 class InvalidValueError(CtxpactError, ValueError):

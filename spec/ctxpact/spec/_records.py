@@ -12,8 +12,8 @@ from typing import Any, cast
 
 from attrs import Attribute, field, frozen
 
-from ctxpact.spec._errors import InvalidValueError
-from ctxpact.spec._json import JsonValue
+from ctxpact.spec._errors import ArgumentTypeError, InvalidValueError
+from ctxpact.spec._json import JsonValue, _shown
 
 
 def _non_negative(instance: object, attribute: Attribute[Any], value: object) -> None:
@@ -45,14 +45,40 @@ def _text(instance: object, attribute: Attribute[Any], value: object) -> None:
         )
 
 
+#: The code points Java's ``String.trim`` removes: a string of only these is blank (§1.4).
+_BLANK = "".join(chr(code) for code in range(0x21))
+
+
 def _session_id(instance: object, attribute: Attribute[Any], value: object) -> None:
-    if not isinstance(value, str) or not value:
+    # SES-17: non-blank, and only Unicode scalar values (UTF-8 cannot carry a lone surrogate).
+    if (
+        not isinstance(value, str)
+        or not value.strip(_BLANK)
+        or any("\ud800" <= character <= "\udfff" for character in value)
+    ):
         raise InvalidValueError(
             record=type(instance).__name__,
             field=attribute.name,
-            expected="a non-empty str",
+            expected="a non-blank str without lone surrogates",
             actual=value,
         )
+
+
+def _record_of(*classes: type[Any], optional: bool = False) -> Any:  # noqa: ANN401 - an attrs validator
+    """A validator: the field holds an instance of one of *classes* (or ``None``, if *optional*)."""
+    names = " or ".join(f"a {cls.__name__}" for cls in classes) + (" or None" if optional else "")
+
+    def validate(instance: object, attribute: Attribute[Any], value: object) -> None:
+        if (value is None and optional) or isinstance(value, classes):
+            return
+        raise InvalidValueError(
+            record=type(instance).__name__,
+            field=attribute.name,
+            expected=names,
+            actual=f"{type(value).__name__} {_shown(value)}",
+        )
+
+    return validate
 
 
 def _optional_text(instance: object, attribute: Attribute[Any], value: object) -> None:
@@ -61,6 +87,7 @@ def _optional_text(instance: object, attribute: Attribute[Any], value: object) -
 
 
 def _texts(instance: object, attribute: Attribute[Any], value: tuple[object, ...]) -> None:
+    _a_sequence(instance, attribute, value)
     for index, member in enumerate(value):
         if not isinstance(member, str):
             raise InvalidValueError(
@@ -74,6 +101,7 @@ def _texts(instance: object, attribute: Attribute[Any], value: tuple[object, ...
 def _indices(instance: object, attribute: Attribute[Any], value: object) -> None:
     if value is None:
         return
+    _a_sequence(instance, attribute, value)
     assert isinstance(value, tuple)  # noqa: S101 - the converter guarantees it
     for index, member in enumerate(value):
         if isinstance(member, bool) or not isinstance(member, int) or member < 0:
@@ -85,14 +113,20 @@ def _indices(instance: object, attribute: Attribute[Any], value: object) -> None
             )
 
 
+class _NotASequence:
+    """What a sequence field's converter leaves for its validator to refuse, with the name."""
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+
+
 def _sequence(values: object) -> tuple[Any, ...]:
     # A string, bytes or a mapping is iterable too, and tuple("done") would silently become
-    # four one-letter entries: a sequence field takes a list or a tuple, nothing else.
-    if isinstance(values, str | bytes | bytearray | dict):
-        raise TypeError(
-            f"Expected a list or a tuple but got {type(values).__name__} {values!r:.60}"
-        )
-    return tuple(cast("Iterable[Any]", values))
+    # four one-letter entries: a sequence field takes a list or a tuple (or another
+    # sequence), nothing else. A converter cannot name its field; the validator does.
+    if isinstance(values, str | bytes | bytearray | dict) or not isinstance(values, Iterable):
+        return cast("tuple[Any, ...]", _NotASequence(values))
+    return tuple(values)
 
 
 def _strings(values: Iterable[str]) -> tuple[str, ...]:
@@ -109,6 +143,28 @@ def _optional_indices(values: Iterable[int] | None) -> tuple[int, ...] | None:
 
 def _tool_calls(values: Iterable[ToolCall]) -> tuple[ToolCall, ...]:
     return _sequence(values)
+
+
+def _a_sequence(instance: object, attribute: Attribute[Any], value: object) -> None:
+    if isinstance(value, _NotASequence):
+        raise ArgumentTypeError(
+            operation=type(instance).__name__,
+            argument=attribute.name,
+            expected="a list or a tuple",
+            actual=value.value,
+        )
+
+
+def _tool_call_list(instance: object, attribute: Attribute[Any], value: tuple[object, ...]) -> None:
+    _a_sequence(instance, attribute, value)
+    for index, member in enumerate(value):
+        if not isinstance(member, ToolCall):
+            raise InvalidValueError(
+                record=type(instance).__name__,
+                field=f"{attribute.name}[{index}]",
+                expected="a ToolCall",
+                actual=f"{type(member).__name__} {_shown(member)}",
+            )
 
 
 #: Marks the fields that hold JSON items, which the converter passes through opaquely.
@@ -164,15 +220,19 @@ class ContextReport:
 class ContextProjection:
     """The items this turn's prompt carries, and the report of how they were chosen."""
 
-    items: tuple[JsonValue, ...] = field(converter=_items, metadata=_ITEMS_METADATA)
-    report: ContextReport
+    items: tuple[JsonValue, ...] = field(
+        converter=_items, validator=_a_sequence, metadata=_ITEMS_METADATA
+    )
+    report: ContextReport = field(validator=_record_of(ContextReport))
 
 
 @frozen(kw_only=True)
 class MemorySnapshot:
     """An agent memory's state: its raw items and its summary (MEM-1, MEM-9, MEM-10)."""
 
-    items: tuple[JsonValue, ...] = field(default=(), converter=_items, metadata=_ITEMS_METADATA)
+    items: tuple[JsonValue, ...] = field(
+        default=(), converter=_items, validator=_a_sequence, metadata=_ITEMS_METADATA
+    )
     summary: str | None = field(default=None, validator=_optional_text)
 
 
@@ -183,7 +243,9 @@ class CompactResult:
     Which fields a policy fills is part of its contract; the others stay empty.
     """
 
-    memory: MemorySnapshot | None = None
+    memory: MemorySnapshot | None = field(
+        default=None, validator=_record_of(MemorySnapshot, optional=True)
+    )
     summary: str | None = field(default=None, validator=_optional_text)
     completed: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
     pending: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
@@ -196,7 +258,9 @@ class CompactResult:
     open_questions: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
     read_files: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
     modified_files: tuple[str, ...] = field(default=(), converter=_strings, validator=_texts)
-    context_report: ContextReport | None = None
+    context_report: ContextReport | None = field(
+        default=None, validator=_record_of(ContextReport, optional=True)
+    )
 
 
 @frozen(kw_only=True)
@@ -236,7 +300,9 @@ class ModelPrompt:
 
     model: str = field(validator=_text)
     system_prompt: str | None = field(validator=_optional_text)
-    items: tuple[JsonValue, ...] = field(converter=_items, metadata=_ITEMS_METADATA)
+    items: tuple[JsonValue, ...] = field(
+        converter=_items, validator=_a_sequence, metadata=_ITEMS_METADATA
+    )
 
 
 @frozen(kw_only=True)
@@ -245,9 +311,11 @@ class ModelResult:
 
     output_text: str | None = field(default=None, validator=_optional_text)
     memory_items: tuple[JsonValue, ...] = field(
-        default=(), converter=_items, metadata=_ITEMS_METADATA
+        default=(), converter=_items, validator=_a_sequence, metadata=_ITEMS_METADATA
     )
-    tool_calls: tuple[ToolCall, ...] = field(default=(), converter=_tool_calls)
+    tool_calls: tuple[ToolCall, ...] = field(
+        default=(), converter=_tool_calls, validator=_tool_call_list
+    )
 
 
 @frozen(kw_only=True)
@@ -255,5 +323,7 @@ class AgentSessionSnapshot:
     """What resuming a session needs: its id, memory and last compaction (SES-1, SES-3)."""
 
     session_id: str = field(validator=_session_id)
-    memory: MemorySnapshot = MemorySnapshot()
-    compact_result: CompactResult | None = None
+    memory: MemorySnapshot = field(factory=MemorySnapshot, validator=_record_of(MemorySnapshot))
+    compact_result: CompactResult | None = field(
+        default=None, validator=_record_of(CompactResult, optional=True)
+    )

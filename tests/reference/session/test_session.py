@@ -213,7 +213,7 @@ def test_new_sessions_get_fresh_memories_and_distinct_ids() -> None:
     assert second.memory.get_items() == []
     assert isinstance(first.memory, InMemoryAgentMemory)
     assert agent.new_session("chosen").session_id == "chosen"
-    with pytest.raises(InvalidValueError, match="non-empty"):
+    with pytest.raises(InvalidValueError, match="non-blank"):
         agent.new_session("")
 
 

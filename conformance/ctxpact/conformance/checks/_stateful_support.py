@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 from collections.abc import Callable
-from typing import Any, cast
+from types import FrameType
+from typing import Any, TypeVar, cast
 
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -19,7 +21,9 @@ from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
 
 from ctxpact.conformance._context import CheckContext
 from ctxpact.conformance.strategies import texts
-from ctxpact.spec import JsonValue, MemorySnapshot
+from ctxpact.spec import MAX_INTEGER_DIGITS, JsonValue, MemorySnapshot, encode_json
+
+T = TypeVar("T")
 
 #: Added by :func:`scramble` to every object and array it reaches.
 MUTATION_MARK = "ctxpact-conformance-mutation"
@@ -173,6 +177,50 @@ def nested(depth: int = MAX_DEPTH) -> JsonValue:
     for level in range(depth):
         value = [value] if level % 2 else {"level": value}
     return value
+
+
+#: How deep in the stack a call "from deep in the stack" is made, in frames (JSON-17): past
+#: where a recursive walk of 256 levels fails (the interpreter's limit is 1000 frames), with
+#: room for the implementation's own frames.
+DEEP_FRAMES = 850
+
+
+def _depth() -> int:
+    frame: FrameType | None = sys._getframe()  # noqa: SLF001 - the documented way to see the stack
+    depth = 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
+
+
+def from_deep(call: Callable[[], T], depth: int = DEEP_FRAMES) -> T:
+    """*call*'s result, called with *depth* frames on the stack (or where it is, if deeper)."""
+    remaining = depth - _depth()
+
+    def descend(frames: int) -> T:
+        return call() if frames <= 0 else descend(frames - 1)
+
+    return descend(remaining)
+
+
+def beyond_limits() -> list[tuple[str, JsonValue]]:
+    """Items beyond JSON-17's limits, each with what is wrong with it (fresh every call)."""
+    return [
+        (f"nested {MAX_DEPTH + 1} levels deep", nested(MAX_DEPTH + 1)),
+        ("nested 1000 levels deep", nested(1000)),
+        (
+            f"holding an integer of {MAX_INTEGER_DIGITS + 1} digits",
+            {"n": 10**MAX_INTEGER_DIGITS},
+        ),
+    ]
+
+
+def identical_text(value: object) -> str:
+    """The compact JSON text of *value*, at any depth (JSON-10 identity), or why it has none."""
+    try:
+        return encode_json(cast("JsonValue", value))
+    except (TypeError, ValueError) as error:
+        return f"<not JSON: {error}>"
 
 
 def nesting_depth(value: object) -> int:

@@ -33,13 +33,17 @@ from ctxpact.conformance._context import CheckContext, SkipCheck
 from ctxpact.conformance._model import Check, Claim, Component
 from ctxpact.conformance._registry import check
 from ctxpact.conformance.checks._stateful_support import (
+    DEEP_FRAMES,
     EDGE_ITEMS,
     EDGE_SUMMARIES,
     MAX_DEPTH,
+    beyond_limits,
     borrowed_connection,
     cells_containing,
     count_cells,
     first_difference,
+    from_deep,
+    identical_text,
     items,
     nested,
     replace_cells,
@@ -871,6 +875,64 @@ def deep_items(context: CheckContext) -> Callable[[], None]:
     return test
 
 
+def _same_items(expected: tuple[JsonValue, ...], found: tuple[JsonValue, ...]) -> bool:
+    wanted, got = identical_text(list(expected)), identical_text(list(found))
+    if wanted.startswith("<not JSON"):  # beyond the writer's digit limit: compare values
+        return list(expected) == list(found)
+    return wanted == got
+
+
+@check(
+    "memory.beyond-limits",
+    component=Component.AGENT_MEMORY,
+    claim=Claim.GENERIC,
+    clauses=("JSON-17",),
+)
+def beyond_limits_refused_or_kept(context: CheckContext) -> Callable[[], None]:
+    """Items beyond the limits are refused without effect, or read back from deep in the stack."""
+
+    def test() -> None:
+        for what, _ in beyond_limits():
+            for name in ("add_output_items", "add_user_input", "restore"):
+                context.record(operation=name, item=what)
+                value = dict(beyond_limits())[what]  # a fresh value for every attempt
+                memory: AgentMemory = context.subject()
+                memory.add_user_input("before")
+                before = memory.snapshot()
+                try:
+                    if name == "add_output_items":
+                        memory.add_output_items([value])
+                    elif name == "add_user_input":
+                        memory.add_user_input(value)
+                    else:
+                        memory.restore(MemorySnapshot(items=(value,), summary="r"))
+                except Exception:  # noqa: BLE001 - a refusal is allowed; then nothing changed
+                    after = memory.snapshot()
+                    context.expect(
+                        _same_items(before.items, after.items) and before.summary == after.summary,
+                        f"{name} refused an item {what} but changed the memory",
+                    )
+                    continue
+                expected = (value,) if name == "restore" else (*before.items, value)
+                try:
+                    found = from_deep(memory.snapshot)
+                except Exception as error:  # noqa: BLE001 - the finding
+                    context.expect(
+                        condition=False,
+                        message=f"{name} accepted an item {what}, but snapshot() called "
+                        f"{DEEP_FRAMES} frames deep in the stack raised {type(error).__name__}: "
+                        f"{str(error)[:200]}",
+                    )
+                    continue
+                context.expect(
+                    _same_items(expected, found.items),
+                    f"{name} accepted an item {what}, but snapshot() called {DEEP_FRAMES} "
+                    "frames deep did not give it back identical",
+                )
+
+    return test
+
+
 # -- compressors (exact: the reference constructors) -------------------------------------------
 
 
@@ -1301,6 +1363,61 @@ def _expect_corrupt(context: CheckContext, memory: AgentMemory, corruption: str)
             )
 
 
+@check(
+    "memory.sqlite-errors",
+    component=Component.AGENT_MEMORY,
+    claim=Claim.EXACT,
+    clauses=("MEM-21",),
+)
+def sqlite_errors(context: CheckContext) -> Callable[[], None]:
+    """SQLite's failures name the database; a locked one fails after the chosen busy timeout."""
+
+    def test() -> None:
+        cls = _sqlite_class(context)
+        with tempfile.TemporaryDirectory(prefix="ctxpact-memory-") as directory:
+            missing = Path(directory) / "no" / "such" / "m.sqlite"
+            context.record(database="a path in a missing directory")
+            try:
+                _close(cls(missing, "s-1"))
+            except Exception as error:  # noqa: BLE001 - the refusal is checked
+                context.expect(
+                    isinstance(error, sqlite3.Error) and str(missing) in str(error),
+                    f"opening {missing} failed without naming it as an sqlite3 error: "
+                    f"{type(error).__name__}: {error}",
+                )
+            else:
+                context.expect(condition=False, message=f"{missing} was opened")
+            database = Path(directory) / "locked.sqlite"
+            context.record(database="locked by another connection", busy_timeout=0.05)
+            _close(cls(database, "s-1"))
+            holder = sqlite3.connect(database, isolation_level=None)
+            try:
+                holder.execute("BEGIN IMMEDIATE")
+                try:
+                    memory = cls(database, "s-1", busy_timeout=0.05)
+                except TypeError as error:
+                    context.expect(condition=False, message=f"no busy_timeout: {error}")
+                    return
+                try:
+                    memory.add_user_input("while locked")
+                except Exception as error:  # noqa: BLE001 - the failure is checked
+                    context.expect(
+                        isinstance(error, sqlite3.OperationalError)
+                        and isinstance(error, TimeoutError)
+                        and str(database) in str(error),
+                        "a locked database failed without a TimeoutError naming it: "
+                        f"{type(error).__name__}: {error}",
+                    )
+                else:
+                    context.expect(condition=False, message="a locked database was written")
+                finally:
+                    _close(memory)
+            finally:
+                holder.close()
+
+    return test
+
+
 #: Every check of this module, in the order they run.
 CHECKS: tuple[Check, ...] = (
     model_based,
@@ -1315,10 +1432,12 @@ CHECKS: tuple[Check, ...] = (
     non_json_rejected,
     json_fidelity,
     deep_items,
+    beyond_limits_refused_or_kept,
     compressor,
     sqlite_construction,
     sqlite_isolation,
     sqlite_reopen,
     sqlite_atomic,
     sqlite_corrupt_row,
+    sqlite_errors,
 )

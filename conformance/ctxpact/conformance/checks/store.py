@@ -16,10 +16,13 @@ damage its rows. Other stores skip those checks.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import sqlite3
 import tempfile
+import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol, cast, runtime_checkable
@@ -33,9 +36,12 @@ from ctxpact.conformance._context import CheckContext, CheckFailure, SkipCheck
 from ctxpact.conformance._model import Check, Claim, Component
 from ctxpact.conformance._registry import check
 from ctxpact.conformance.checks._stateful_support import (
+    DEEP_FRAMES,
     EDGE_ITEMS,
+    beyond_limits,
     borrowed_connection,
     first_difference,
+    from_deep,
     nested,
     nesting_depth,
     run_machine,
@@ -399,6 +405,9 @@ def _scramble_snapshot(snapshot: AgentSessionSnapshot) -> None:
 
 
 # -- refused snapshots -------------------------------------------------------------------------
+
+#: What Java's ``String.trim`` removes: an id of only these is blank (§1.4, SES-17).
+_JAVA_SPACE = "".join(chr(code) for code in range(0x21))
 
 
 def _bypassing(record: Any, **changes: object) -> Any:  # noqa: ANN401 - any record
@@ -891,20 +900,23 @@ def file_names(context: CheckContext) -> Callable[[], None]:
     @example(session_id="x" * 251)
     @example(session_id="é" * 42)
     @example(session_id="a\ud800")
+    @example(session_id=" \n")
     def test(session_id: str) -> None:
         context.record(session_id=session_id)
         store, directory = _file_store(context)
         ids = list(dict.fromkeys([session_id, session_id.swapcase()]))
         saved: list[str] = []
         for chosen in ids:
-            snapshot = AgentSessionSnapshot(
-                session_id=chosen, memory=MemorySnapshot(items=(chosen,))
+            # The record refuses what SES-17 refuses; a broken caller can still hand it over.
+            snapshot = _bypassing(
+                AgentSessionSnapshot(session_id="s", memory=MemorySnapshot(items=(chosen,))),
+                session_id=chosen,
             )
             try:
                 name = f"{safe_form(chosen)}.json"
             except UnicodeEncodeError:
                 name = ""
-            refused = not name or len(name) > MAX_FILE_NAME_BYTES
+            refused = not name or len(name) > MAX_FILE_NAME_BYTES or not chosen.strip(_JAVA_SPACE)
             try:
                 store.save(snapshot)
             except Exception as error:  # noqa: BLE001 - a refusal is checked against the rule
@@ -1074,6 +1086,166 @@ def _expect_bad_tables_refused(context: CheckContext) -> None:
             context.expect(condition=False, message=f"the table name {table!r} was accepted")
 
 
+# -- limits, ids and a clean directory ---------------------------------------------------------
+
+
+@check(
+    "store.beyond-limits",
+    component=Component.SESSION_STORE,
+    claim=Claim.GENERIC,
+    clauses=("JSON-17",),
+)
+def beyond_limits_stored(context: CheckContext) -> Callable[[], None]:
+    """An item beyond the limits is refused, or it loads, saves over and deletes from deep."""
+
+    def test() -> None:
+        for what, value in beyond_limits():
+            context.record(item=what)
+            store: SessionStore = context.subject()
+            snapshot = AgentSessionSnapshot(session_id="s-1", memory=MemorySnapshot(items=(value,)))
+            try:
+                store.save(snapshot)
+            except Exception:  # noqa: BLE001 - a refusal is allowed; then nothing was written
+                try:
+                    loaded = store.load("s-1")
+                except Exception as error:  # noqa: BLE001 - the finding
+                    context.expect(
+                        condition=False,
+                        message=f"save() refused an item {what}, and load() then raised "
+                        f"{type(error).__name__}: {str(error)[:200]}",
+                    )
+                    continue
+                context.expect(
+                    loaded is None,
+                    f"save() refused an item {what} but load() found a session afterwards",
+                )
+                continue
+            try:
+                loaded = from_deep(functools.partial(store.load, "s-1"))
+                from_deep(functools.partial(store.save, snapshot))
+                if isinstance(store, DeletingStore):
+                    from_deep(functools.partial(store.delete, "s-1"))
+            except Exception as error:  # noqa: BLE001 - the finding
+                context.expect(
+                    condition=False,
+                    message=f"save() accepted an item {what}, but loading, saving over or "
+                    f"deleting it {DEEP_FRAMES} frames deep in the stack raised "
+                    f"{type(error).__name__}: "
+                    f"{str(error)[:200]}",
+                )
+                continue
+            context.expect(
+                loaded is not None and loaded.memory.items == snapshot.memory.items,
+                f"save() accepted an item {what}, but load() {DEEP_FRAMES} frames deep in the "
+                "stack did "
+                "not give it back",
+            )
+
+    return test
+
+
+#: Session ids no store may take (SES-17): blank ones.
+_BLANK_IDS = (" ", "\x00", "\n", "\t\r ")
+
+
+@check(
+    "store.session-id-rule",
+    component=Component.SESSION_STORE,
+    claim=Claim.GENERIC,
+    clauses=("SES-17",),
+)
+def session_id_rule(context: CheckContext) -> Callable[[], None]:
+    """Blank session ids are refused by save, load and delete, and nothing is written."""
+
+    def test() -> None:
+        for session_id in _BLANK_IDS:
+            context.record(session_id=session_id)
+            store: SessionStore = context.subject()
+            blank = _bypassing(AgentSessionSnapshot(session_id="s"), session_id=session_id)
+            calls: list[tuple[str, Callable[[], object]]] = [
+                ("load", functools.partial(store.load, session_id)),
+                ("save", functools.partial(store.save, blank)),
+            ]
+            if isinstance(store, DeletingStore):
+                calls.append(("delete", functools.partial(store.delete, session_id)))
+            for name, call in calls:
+                try:
+                    returned = call()
+                except Exception:  # noqa: BLE001, S112 - the refusal expected
+                    continue
+                context.expect(
+                    condition=False,
+                    message=f"{name}() took the blank session id {session_id!r} and returned "
+                    f"{text(returned, 80)} instead of refusing it",
+                )
+            if isinstance(store, ListingStore):
+                listed = list(store.session_ids())
+                context.expect(listed == [], f"a refused save left the sessions {listed}")
+
+    return test
+
+
+_AGED_SECONDS = 2 * 3600
+
+
+@check(
+    "store.file-hygiene",
+    component=Component.SESSION_STORE,
+    claim=Claim.GENERIC,
+    clauses=("SES-18",),
+)
+def file_hygiene(context: CheckContext) -> Callable[[], None]:
+    """Old temporary files of crashed saves go; session_ids() reads names, skips foreign files."""
+
+    def test() -> None:
+        store, directory = _file_store(context)
+        context.record(directory="stale and fresh temporary files, foreign files")
+        directory.mkdir(parents=True, exist_ok=True)
+        aged = time.time() - _AGED_SECONDS
+        own_stale = [directory / ".s-1.abcdefgh.tmp", directory / ".run%2F1.a1b2c3d4.tmp"]
+        kept = [
+            directory / ".s-1.zzzzzzzz.tmp",  # fresh: a save in progress, maybe
+            directory / ".s-1.conformance.tmp",  # not the temporary form
+            directory / "notes.tmp",
+        ]
+        for path in [*own_stale, *kept]:
+            path.write_text("{", encoding="utf-8")
+        for path in [*own_stale, *kept[1:]]:
+            os.utime(path, (aged, aged))
+        (directory / "README.json").write_text("{}", encoding="utf-8")
+        (directory / "broken.json").write_text("{not json", encoding="utf-8")
+        store.save(AgentSessionSnapshot(session_id="s-1"))
+        left = sorted(path.name for path in own_stale if path.exists())
+        context.expect(not left, f"the first save left the stale temporary files {left}")
+        gone = sorted(path.name for path in kept if not path.exists())
+        context.expect(
+            not gone, f"the first save removed files that are not stale leftovers: {gone}"
+        )
+        if isinstance(store, ListingStore):
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                try:
+                    listed = list(store.session_ids())
+                except Exception as error:  # noqa: BLE001 - the finding
+                    context.expect(
+                        condition=False,
+                        message="session_ids() raised over a corrupt session file or a "
+                        f"foreign file: {type(error).__name__}: {str(error)[:200]}",
+                    )
+                    return
+            context.expect(
+                listed == ["broken", "s-1"],
+                f"session_ids() is {listed}: expected the names of the session files "
+                "('broken' too, its document unread) and not the foreign README.json",
+            )
+            context.expect(
+                any("README.json" in str(warning.message) for warning in caught),
+                "session_ids() ignored the foreign README.json without a warning",
+            )
+
+    return test
+
+
 #: Every check of this module, in the order they run.
 CHECKS: tuple[Check, ...] = (
     model_based,
@@ -1087,4 +1259,7 @@ CHECKS: tuple[Check, ...] = (
     file_names,
     file_atomic,
     sqlite_table,
+    beyond_limits_stored,
+    session_id_rule,
+    file_hygiene,
 )

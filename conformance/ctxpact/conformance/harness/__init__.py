@@ -30,6 +30,11 @@ from ctxpact.conformance.harness._errors import (
     HarnessStartError,
     HarnessTimeoutError,
 )
+from ctxpact.conformance.harness._process import (
+    DEFAULT_MAX_LINE_BYTES,
+    STDERR_TAIL_BYTES,
+    STDERR_TAIL_LINES,
+)
 from ctxpact.conformance.harness._proxies import (
     MAX_MODEL_CALLS,
     AgentMemoryProxy,
@@ -45,10 +50,13 @@ from ctxpact.conformance.harness._targets import (
 )
 
 __all__ = [
+    "DEFAULT_MAX_LINE_BYTES",
     "DEFAULT_TIMEOUT",
     "MAX_MODEL_CALLS",
     "PROTOCOL_VERSION",
     "SERVED_COMPONENTS",
+    "STDERR_TAIL_BYTES",
+    "STDERR_TAIL_LINES",
     "AgentMemoryProxy",
     "CompactPolicyProxy",
     "HarnessConnection",

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
-import json
 import queue
 import shlex
 import time
@@ -31,13 +30,22 @@ from ctxpact.conformance.harness._errors import (
     HarnessStartError,
     HarnessTimeoutError,
 )
-from ctxpact.conformance.harness._process import HarnessProcess
+from ctxpact.conformance.harness._process import (
+    DEFAULT_MAX_LINE_BYTES,
+    HarnessProcess,
+    LineTooLong,
+)
 from ctxpact.spec import (
+    MAX_DOCUMENT_DEPTH,
+    InvalidJsonError,
+    JsonLimitError,
     JsonObject,
     JsonValue,
     SchemaValidationError,
     Violation,
     compact_json,
+    decode_json,
+    encode_json,
     from_json,
     load_schema,
     violations,
@@ -105,7 +113,11 @@ class HarnessConnection:
     *validate* (``-V``), every request and every response is validated against its schema
     in ``schemas/harness/``; otherwise only what the suite needs is checked (a JSON object,
     the right ``seq``, exactly one outcome, the start response in full, result documents).
-    *timeout* bounds each request; starting gets *start_timeout*.
+    *timeout* bounds each request, whatever the harness and the processes it started do with
+    their pipes (HRN-21); starting gets *start_timeout*. A response line longer than
+    *max_line_bytes* (default 16 MiB) is a fault, and so is a response nested deeper than
+    ``MAX_DOCUMENT_DEPTH`` (HRN-19, HRN-22); the harness's stderr is kept only as its last
+    few kilobytes (HRN-20).
     """
 
     def __init__(  # noqa: PLR0913 - each a separate choice of the caller, all keywords
@@ -117,9 +129,17 @@ class HarnessConnection:
         validate: bool = False,
         cwd: str | None = None,
         env: Mapping[str, str] | None = None,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     ) -> None:
         if timeout <= 0:
             raise ValueError(f"Expected a positive timeout but got {timeout!r}")
+        if (
+            isinstance(max_line_bytes, bool)
+            or not isinstance(max_line_bytes, int)
+            or max_line_bytes < 1
+        ):
+            raise ValueError(f"Expected a positive number of bytes but got {max_line_bytes!r}")
+        self.max_line_bytes = max_line_bytes
         self.command = command
         self.argv = tuple(shlex.split(command))
         if not self.argv:
@@ -188,7 +208,9 @@ class HarnessConnection:
 
     def _launch(self) -> None:
         try:
-            process = HarnessProcess(self.argv, cwd=self.cwd, env=self.env)
+            process = HarnessProcess(
+                self.argv, cwd=self.cwd, env=self.env, max_line_bytes=self.max_line_bytes
+            )
         except OSError as error:
             raise HarnessStartError(self.command, f"{type(error).__name__}: {error}") from error
         self.starts += 1
@@ -337,7 +359,7 @@ class HarnessConnection:
                     f"{schema_name(command, 'request')}: {_violations_text(found)}",
                     kill=False,
                 )
-        line = json.dumps(message, ensure_ascii=True, allow_nan=False, separators=(",", ":"))
+        line = encode_json(message, ensure_ascii=True)
         limit = self.timeout if timeout is None else timeout
         started = time.monotonic()
         try:
@@ -350,16 +372,24 @@ class HarnessConnection:
             process.timed_out = True
         if process.timed_out:
             raise self._fault(
-                HarnessTimeoutError, process, message, f"did not answer within {limit:g} s"
+                HarnessTimeoutError,
+                process,
+                message,
+                f"did not answer within {limit:g} s" + _stderr(process),
             )
         if raw is None:
             status = process.exit_status()
-            tail = process.stderr_tail()
             how = "closed its stdout" if status is None else f"exited with status {status}"
-            detail = f"{how} before answering" + (
-                f"; its stderr ended with:\n{tail}" if tail else ""
-            )
+            detail = f"{how} before answering" + _stderr(process)
             raise self._fault(HarnessCrashedError, process, message, detail)
+        if isinstance(raw, LineTooLong):
+            raise self._fault(
+                HarnessProtocolError,
+                process,
+                message,
+                f"answered with a line longer than {raw.limit} bytes, the limit "
+                f"(max_line_bytes), starting {_quote(repr(raw.start))}" + _stderr(process),
+            )
         return self._parsed(process, message, raw, validate_response=validate_response)
 
     def _parsed(
@@ -367,8 +397,19 @@ class HarnessConnection:
     ) -> JsonObject:
         try:
             # RFC 8259 has no NaN or Infinity (HRN-1): refuse them like any other non-JSON.
-            response = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
-        except ValueError as error:
+            response = cast(
+                "JsonValue", decode_json(raw.decode("utf-8"), max_depth=MAX_DOCUMENT_DEPTH)
+            )
+        except JsonLimitError as error:
+            # The line was read whole, so the stream is still in step: no restart.
+            raise self._fault(
+                HarnessProtocolError,
+                process,
+                message,
+                f"answered with a line the suite cannot take: {error.violations[0].message}",
+                kill=False,
+            ) from None
+        except (InvalidJsonError, UnicodeDecodeError) as error:
             raise self._fault(
                 HarnessProtocolError,
                 process,
@@ -455,11 +496,12 @@ class HarnessConnection:
         )
 
 
+def _stderr(process: HarnessProcess) -> str:
+    tail = process.stderr_tail()
+    return f"; its stderr ended with:\n{tail}" if tail else ""
+
+
 def _kill_quietly(holder: list[HarnessProcess | None]) -> None:
     for process in holder:
         if process is not None:
             process.kill()
-
-
-def _refuse_constant(name: str) -> object:
-    raise ValueError(f"{name} is not JSON")

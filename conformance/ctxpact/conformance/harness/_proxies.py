@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from ctxpact.conformance.harness._connection import HarnessConnection
 from ctxpact.conformance.harness._errors import HarnessProtocolError
+from ctxpact.reference import checked_snapshot, checked_text, projection_arguments
 from ctxpact.spec import (
     AgentSessionSnapshot,
     CompactResult,
@@ -26,20 +27,13 @@ from ctxpact.spec import (
     ModelResult,
     SchemaValidationError,
     StructuredSummary,
+    check_items,
     copy_json,
     to_json,
 )
 
 #: The most model calls one compaction may make through a harness.
 MAX_MODEL_CALLS = 64
-
-
-def _sequence(items: Sequence[JsonValue] | None) -> JsonValue:
-    if items is None:
-        return []
-    if isinstance(items, list | tuple):
-        return list(items)
-    return list(items)
 
 
 class ProjectorProxy:
@@ -54,14 +48,17 @@ class ProjectorProxy:
     ) -> ContextProjection:
         """Project *items* under *budget* in the harness.
 
-        As in the Python binding (PRJ-1), *items* may be any sequence and ``None`` is an
-        empty list: the proxy is the Python binding of the harness's implementation.
+        As in the Python binding (PRJ-1, JSON-18), *items* may be any sequence and ``None``
+        is an empty list: the proxy is the Python binding of the harness's implementation, so
+        it refuses what the reference refuses (a string as items, a budget that is not one)
+        before anything is sent.
         """
+        items, budget = projection_arguments(type(self).__name__, items, budget)
         result = self._connection.request(
             "project",
             {
                 "target": self._target,
-                "items": copy_json(_sequence(items)),
+                "items": [copy_json(item, f"$.items[{i}]") for i, item in enumerate(items)],
                 "budget": None if budget is None else to_json(budget),
             },
         )
@@ -79,7 +76,8 @@ class SummaryParserProxy:
         self._target = target
 
     def __call__(self, text: str) -> StructuredSummary:
-        """Parse *text* in the harness."""
+        """Parse *text* in the harness (a string: JSON-18)."""
+        checked_text(type(self).__name__, "text", text)
         result = self._connection.request("parse_summary", {"target": self._target, "text": text})
         return self._connection.document(StructuredSummary, result)
 
@@ -118,6 +116,7 @@ class CompactPolicyProxy:
 
     def should_compact(self, snapshot: MemorySnapshot) -> bool:
         """Ask the harness's policy whether it would compact *snapshot* now."""
+        checked_snapshot(f"{type(self).__name__}.should_compact", snapshot)
         result = self._connection.request(
             "should_compact",
             {"target": self._target, "policy": self._policy, "snapshot": to_json(snapshot)},
@@ -128,6 +127,7 @@ class CompactPolicyProxy:
 
     def compact(self, snapshot: MemorySnapshot) -> CompactResult:
         """Compact *snapshot* with the harness's policy, answering its model calls here."""
+        checked_snapshot(f"{type(self).__name__}.compact", snapshot)
         document = to_json(snapshot)
         responses: list[JsonValue] = []
         asked: list[JsonValue] = []
@@ -215,9 +215,11 @@ class _Held:
                 raise self._connection.invalid_result("an object with a string handle", created)
             self._handle, self._generation = handle, self._connection.generation
             weakref.finalize(self, self._connection.forget, self._drop, handle, self._generation)
+        # Each argument arrives copied (and checked) by the method that sends it: an item,
+        # a list of items or a record document, each nested as JSON-17 allows.
         return self._connection.request(
             self._call,
-            {"handle": self._handle, "method": method, "args": [copy_json(a) for a in args]},
+            {"handle": self._handle, "method": method, "args": list(args)},
             generation=self._generation,
         )
 
@@ -232,24 +234,35 @@ class AgentMemoryProxy(_Held):
 
     def add_user_input(self, value: JsonValue) -> None:
         """Append the user's input."""
-        self._invoke("add_user_input", value)
+        self._invoke("add_user_input", copy_json(value))
 
     def add_output_items(self, items: Sequence[JsonValue]) -> None:
         """Append the model's output items.
 
         Anything but a list or a tuple goes to the harness as it is, for it to refuse.
         """
-        self._invoke("add_output_items", copy_json(items))
+        sent = (
+            [copy_json(item, f"$[{index}]") for index, item in enumerate(items)]
+            if isinstance(items, list | tuple)
+            else copy_json(items)
+        )
+        self._invoke("add_output_items", sent)
 
     def add_tool_output(self, call_id: str, output: str | None) -> None:
         """Append a tool result for the call *call_id*."""
-        self._invoke("add_tool_output", call_id, output)
+        self._invoke("add_tool_output", copy_json(call_id), copy_json(output))
 
     def get_items(self) -> list[JsonValue]:
         """The items a prompt is built from."""
         result = self._invoke("get_items")
         if not isinstance(result, list):
             raise self._connection.invalid_result("an array of items", result)
+        try:
+            check_items(result)
+        except SchemaValidationError as error:
+            raise self._connection.invalid_result(
+                f"an array of items ({error.violations[0]})", "…"
+            ) from error
         return result
 
     def get_summary(self) -> str | None:
@@ -261,7 +274,7 @@ class AgentMemoryProxy(_Held):
 
     def set_summary(self, summary: str | None) -> None:
         """Replace the summary."""
-        self._invoke("set_summary", summary)
+        self._invoke("set_summary", copy_json(summary))
 
     def clear(self) -> None:
         """Remove every item and the summary."""
@@ -287,12 +300,12 @@ class SessionStoreProxy(_Held):
 
     def load(self, session_id: str) -> AgentSessionSnapshot | None:
         """The stored snapshot of *session_id*, or ``None``."""
-        result = self._invoke("load", session_id)
+        result = self._invoke("load", copy_json(session_id))
         return None if result is None else self._connection.document(AgentSessionSnapshot, result)
 
     def delete(self, session_id: str) -> bool:
         """Remove the session; whether there was one."""
-        result = self._invoke("delete", session_id)
+        result = self._invoke("delete", copy_json(session_id))
         if not isinstance(result, bool):
             raise self._connection.invalid_result("a boolean", result)
         return result

@@ -20,6 +20,9 @@ from ctxpact.spec import (
     ToolCall,
 )
 
+#: What Java's ``String.trim`` removes: an id of only these is blank (§1.4).
+_JAVA_SPACE = "".join(chr(code) for code in range(0x21))
+
 counts = st.integers(min_value=0, max_value=2**31 - 1)
 optional_counts = st.none() | counts
 texts = st.text(max_size=20)
@@ -100,7 +103,8 @@ results = st.builds(
 )
 session_snapshots = st.builds(
     AgentSessionSnapshot,
-    session_id=st.text(min_size=1, max_size=20),
+    # A session id is not blank (SES-17).
+    session_id=st.text(min_size=1, max_size=20).filter(lambda text: text.strip(_JAVA_SPACE) != ""),
     memory=snapshots,
     compact_result=st.none() | compact_results,
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ctxpact.reference._arguments import checked_items
 from ctxpact.spec import JsonValue, is_user_input, pairing
 
 
@@ -41,6 +42,7 @@ def find_turn_boundary_cut(items: Sequence[JsonValue], naive_cut: int) -> int:
     step, no reasoning from its output); failing that, the greatest such ``i`` that separates
     no unit; failing that, 0. Linear in ``len(items)``.
     """
+    items = checked_items("find_turn_boundary_cut", items)
     count = len(items)
     cut = min(max(naive_cut, 0), count)
     if cut in {0, count}:

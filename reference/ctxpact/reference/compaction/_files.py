@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from ctxpact.reference._arguments import checked_items
 from ctxpact.reference._items import java_trim
 from ctxpact.reference.compaction._json import Parsed, load_object
 from ctxpact.reference.compaction._summary import (
@@ -74,7 +75,7 @@ def extract_file_operations(items: Sequence[JsonValue], *, reads: bool) -> list[
     """
     words = READ_TOOL_WORDS if reads else MODIFY_TOOL_WORDS
     found: dict[str, None] = {}
-    for item in items:
+    for item in checked_items("extract_file_operations", items):
         for call in tool_calls(item):
             if call.name is None or words.isdisjoint(tool_name_words(call.name)):
                 continue

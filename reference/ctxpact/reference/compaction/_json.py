@@ -7,9 +7,10 @@ depends on how a language formats floats, and a 5,000-digit integer is no error.
 from __future__ import annotations
 
 import json
-from typing import NoReturn
 
 from attrs import frozen
+
+from ctxpact.spec import MAX_JSON_DEPTH, InvalidJsonError, SchemaValidationError, decode_json
 
 #: A parsed JSON value whose numbers are :class:`Raw` tokens.
 Parsed = object
@@ -22,41 +23,17 @@ class Raw:
     text: str
 
 
-def _reject_constant(name: str) -> NoReturn:
-    # json.loads accepts NaN, Infinity and -Infinity; strict JSON (RFC 8259) does not.
-    raise ValueError(f"{name} is not a JSON value")
-
-
-#: The greatest nesting depth that strict JSON accepts (JSON-7); the outermost value counts 1.
-MAX_JSON_DEPTH = 256
-
-
-def _depth_within(value: Parsed, limit: int) -> bool:
-    """Whether no point of *value* is enclosed by more than *limit* arrays and objects."""
-    stack: list[tuple[Parsed, int]] = [(value, 0)]
-    while stack:
-        current, depth = stack.pop()
-        if isinstance(current, dict | list):
-            if depth == limit:
-                return False
-            members = current.values() if isinstance(current, dict) else current
-            stack.extend((member, depth + 1) for member in members)
-    return True
-
-
 def load_object(text: str) -> dict[str, Parsed] | None:
     """Parse *text* as strict JSON (JSON-7) and return it when it is an object, else ``None``.
 
-    Never raises: invalid JSON, ``NaN``/``Infinity``, nesting deeper than
-    :data:`MAX_JSON_DEPTH` and nesting too deep for the decoder all mean "not an object".
+    Never raises: invalid JSON, ``NaN``/``Infinity`` and nesting deeper than
+    :data:`~ctxpact.spec.MAX_JSON_DEPTH` all mean "not an object", at any call depth.
     """
     try:
-        value = json.loads(text, parse_int=Raw, parse_float=Raw, parse_constant=_reject_constant)
-    except (ValueError, RecursionError):
+        value = decode_json(text, max_depth=MAX_JSON_DEPTH, parse_int=Raw, parse_float=Raw)
+    except (InvalidJsonError, SchemaValidationError):
         return None
-    if not isinstance(value, dict) or not _depth_within(value, MAX_JSON_DEPTH):
-        return None
-    return value
+    return value if isinstance(value, dict) else None
 
 
 _OPEN_OBJECT = Raw("{")

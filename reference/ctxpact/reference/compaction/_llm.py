@@ -8,6 +8,7 @@ from typing import Any
 
 from attrs import Attribute, evolve, field, frozen
 
+from ctxpact.reference._arguments import checked_snapshot
 from ctxpact.reference._items import is_blank, java_trim, user_message
 from ctxpact.reference.compaction._cut import find_turn_boundary_cut
 from ctxpact.reference.compaction._files import (
@@ -145,10 +146,12 @@ class LlmCompactPolicy(CompactPolicy):
 
     def should_compact(self, snapshot: MemorySnapshot) -> bool:
         """Whether *snapshot* has more than ``max_items`` items."""
+        snapshot = checked_snapshot(f"{type(self).__name__}.should_compact", snapshot)
         return len(snapshot.items) > self.max_items
 
     def compact(self, snapshot: MemorySnapshot) -> CompactResult:
         """Summarize the head of *snapshot* up to a turn boundary and keep the tail."""
+        snapshot = checked_snapshot(f"{type(self).__name__}.compact", snapshot)
         items = snapshot.items
         cut = find_turn_boundary_cut(items, len(items) - min(self.max_items, len(items)))
         if cut == 0:

@@ -8,6 +8,7 @@ from typing import Any
 
 from attrs import Attribute, field, frozen
 
+from ctxpact.reference._arguments import checked_snapshot
 from ctxpact.spec import (
     CompactPolicy as CompactPolicyProtocol,
 )
@@ -67,6 +68,7 @@ class CompactPolicyMemoryCompressor:
 
     def compress(self, snapshot: MemorySnapshot) -> MemorySnapshot:
         """Compact *snapshot* with the policy and return the memory to keep."""
+        snapshot = checked_snapshot(f"{type(self).__name__}.compress", snapshot)
         with self._lock:
             result = self._policy.compact(snapshot)
             self._last_result = result
@@ -104,6 +106,7 @@ class WindowedMemoryCompressor:
 
     def compress(self, snapshot: MemorySnapshot) -> MemorySnapshot:
         """Keep the last ``max_items`` items of *snapshot*."""
+        snapshot = checked_snapshot(f"{type(self).__name__}.compress", snapshot)
         if len(snapshot.items) <= self.max_items:
             return snapshot
         return MemorySnapshot(items=snapshot.items[-self.max_items :], summary=snapshot.summary)

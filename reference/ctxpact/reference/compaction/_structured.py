@@ -8,6 +8,7 @@ from typing import Any
 
 from attrs import Attribute, field, frozen
 
+from ctxpact.reference._arguments import checked_snapshot
 from ctxpact.reference._items import is_blank, java_trim
 from ctxpact.reference.compaction._policy import CompactPolicy
 from ctxpact.reference.projection import PairSafeContextProjector
@@ -138,12 +139,14 @@ class StructuredSummaryCompactPolicy(CompactPolicy):
 
     def should_compact(self, snapshot: MemorySnapshot) -> bool:
         """Whether *snapshot* has more items than ``budget.max_items`` (never without one)."""
+        snapshot = checked_snapshot(f"{type(self).__name__}.should_compact", snapshot)
         if self.budget is None or self.budget.max_items is None:
             return False
         return len(snapshot.items) > self.budget.max_items
 
     def compact(self, snapshot: MemorySnapshot) -> CompactResult:
         """Project *snapshot*'s items and summarize what the projection kept."""
+        snapshot = checked_snapshot(f"{type(self).__name__}.compact", snapshot)
         projection = self.projector.project(snapshot.items, self.budget)
         lines = [COMPACT_SUMMARY_MARKER]
         carried = carried_summary(snapshot.summary)

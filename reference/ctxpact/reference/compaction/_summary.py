@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from ctxpact.reference._arguments import checked_summary, checked_text
 from ctxpact.reference._items import is_blank, java_trim
 from ctxpact.reference.compaction._json import Parsed, load_object, render_json
 from ctxpact.spec import StructuredSummary
@@ -141,9 +142,13 @@ def parse_structured_summary(text: str) -> StructuredSummary:
     model. ``text`` holds the object's compact JSON text, which
     :func:`render_structured_summary` falls back to when there is nothing to render.
 
-    Never raises, and runs in time linear in the length of *text*.
+    Never raises for a string, and runs in time linear in the length of *text*.
+
+    Raises:
+        ArgumentTypeError: if *text* is not a string (JSON-18).
+
     """
-    trimmed = java_trim(text)
+    trimmed = java_trim(checked_text("parse_structured_summary", "text", text))
     found = _find_object(trimmed)
     if found is None:
         return StructuredSummary(parsed=False, text=trimmed)
@@ -180,7 +185,12 @@ def render_structured_summary(summary: StructuredSummary) -> str:
     its ``text``. Either way ``## Files Read`` and ``## Files Modified`` sections follow when
     their lists are not empty, so file tracking survives in the summary itself. The whole is
     trimmed.
+
+    Raises:
+        ArgumentTypeError: if *summary* is not a ``StructuredSummary`` (JSON-18).
+
     """
+    summary = checked_summary("render_structured_summary", summary)
     parts: list[str] = []
     if summary.parsed:
         if summary.goal is not None and not is_blank(summary.goal):

@@ -10,9 +10,14 @@ from ctxpact.reference.memory._errors import (
     BAD_COMPRESSOR_RESULT,
     CORRUPT_ROW,
     OPEN_TRANSACTION,
+    SQLITE_FAILED,
     CompressorResultError,
     CorruptMemoryError,
     OpenTransactionError,
+    SqliteBusyError,
+    SqliteError,
+    SqliteOperationalError,
+    SqliteProgrammingError,
 )
 from ctxpact.reference.memory._in_memory import InMemoryAgentMemory
 from ctxpact.reference.memory._sqlite import (
@@ -21,14 +26,16 @@ from ctxpact.reference.memory._sqlite import (
     SUMMARY_KIND,
     SqliteAgentMemory,
 )
-from ctxpact.reference.memory._sqlite_support import TABLE_NAME_PATTERN
+from ctxpact.reference.memory._sqlite_support import DEFAULT_BUSY_TIMEOUT, TABLE_NAME_PATTERN
 
 __all__ = [
     "BAD_COMPRESSOR_RESULT",
     "CORRUPT_ROW",
+    "DEFAULT_BUSY_TIMEOUT",
     "DEFAULT_MEMORY_TABLE",
     "ITEM_KIND",
     "OPEN_TRANSACTION",
+    "SQLITE_FAILED",
     "SUMMARY_KIND",
     "TABLE_NAME_PATTERN",
     "CompressorResultError",
@@ -36,4 +43,8 @@ __all__ = [
     "InMemoryAgentMemory",
     "OpenTransactionError",
     "SqliteAgentMemory",
+    "SqliteBusyError",
+    "SqliteError",
+    "SqliteOperationalError",
+    "SqliteProgrammingError",
 ]

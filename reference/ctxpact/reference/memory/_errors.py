@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from ctxpact.spec import CtxpactError
 
 #: How a row that cannot be read back is reported (MEM-20).
@@ -16,6 +18,55 @@ OPEN_TRANSACTION = (
     "Expected a sqlite3 connection with no open transaction but it is inside one; "
     "commit or roll back before using {owner}"
 )
+
+
+#: How a failure of SQLite is reported: the operation, the database and SQLite's own words.
+SQLITE_FAILED = "SQLite could not {operation} in {database}: {error}"
+#: Added to a busy database's error (MEM-21).
+SQLITE_BUSY_HINT = (
+    "; another connection held the database for longer than the busy timeout of "
+    "{busy_timeout} (pass busy_timeout= to wait longer)"
+)
+
+
+class SqliteError(CtxpactError, sqlite3.DatabaseError):
+    """SQLite failed while a memory or a store used it; names the operation and the database.
+
+    Reads like ``SQLite could not add items for session 's-1' in database '/x/m.sqlite':
+    database is locked; ...``. It is a :class:`sqlite3.DatabaseError`, and its subclasses are
+    also the :mod:`sqlite3` error they wrap (``OperationalError``, ``ProgrammingError``), so
+    code that catches SQLite's errors keeps working; ``sqlite_errorcode`` and
+    ``sqlite_errorname`` are SQLite's, and the original error is the ``__cause__``
+    (MEM-21).
+    """
+
+    def __init__(
+        self, *, operation: str, database: str, error: BaseException, hint: str = ""
+    ) -> None:
+        self.operation = operation
+        self.database = database
+        # SQLite's own code and name (-1 and "" for an error that had none, like a closed
+        # connection's ProgrammingError).
+        self.sqlite_errorcode = int(getattr(error, "sqlite_errorcode", -1))
+        self.sqlite_errorname = str(getattr(error, "sqlite_errorname", ""))
+        super().__init__(
+            SQLITE_FAILED.format(operation=operation, database=database, error=error) + hint
+        )
+
+
+class SqliteOperationalError(SqliteError, sqlite3.OperationalError):
+    """An :class:`sqlite3.OperationalError` (a file that cannot be opened, a full disk, ...)."""
+
+
+class SqliteBusyError(SqliteOperationalError, TimeoutError):
+    """The database stayed locked by another connection for longer than the busy timeout.
+
+    Also a :class:`TimeoutError`; the message says which timeout ran out (MEM-21).
+    """
+
+
+class SqliteProgrammingError(SqliteError, sqlite3.ProgrammingError):
+    """An :class:`sqlite3.ProgrammingError`, such as a connection that was closed."""
 
 
 class CorruptMemoryError(CtxpactError, ValueError):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ctxpact.reference.memory._state import (
     MemoryWrites,
+    checked_compressor,
     checked_summary,
     compressed,
     copied_items,
@@ -27,7 +28,7 @@ class InMemoryAgentMemory(MemoryWrites):
     """
 
     def __init__(self, compressor: MemoryCompressor | None = None) -> None:
-        self._compressor = compressor
+        self._compressor = checked_compressor(type(self).__name__, compressor)
         self._items: list[JsonValue] = []
         self._summary: str | None = None
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import contextlib
-import json
+from collections.abc import Iterator
+from typing import cast
 
 from attrs import frozen
 
@@ -16,13 +17,21 @@ from ctxpact.reference.memory._sqlite_support import (
 )
 from ctxpact.reference.memory._state import (
     MemoryWrites,
+    checked_compressor,
     checked_session_id,
     checked_summary,
     compressed,
     detached,
     prompt_items,
 )
-from ctxpact.spec import JsonValue, MemoryCompressor, MemorySnapshot
+from ctxpact.spec import (
+    InvalidJsonError,
+    JsonValue,
+    MemoryCompressor,
+    MemorySnapshot,
+    SchemaValidationError,
+    decode_json,
+)
 
 #: The table a :class:`SqliteAgentMemory` uses unless told otherwise.
 DEFAULT_MEMORY_TABLE = "ctxpact_agent_memory"
@@ -66,16 +75,25 @@ class SqliteAgentMemory(SqliteTable, MemoryWrites):
     mutation, each ``restore`` and each ``clear`` is one ``BEGIN IMMEDIATE`` transaction, so a
     crash leaves the old state or the new one. Without a compressor an add only inserts its new
     rows; with one, the add, the compression and the rewrite of the rows that changed are one
-    transaction. Every read parses the rows again: the table is the only state, so two memories
-    on one session see the same items.
+    transaction; of the rows it writes only those that changed, and a compressor that drops
+    the oldest items (:class:`~ctxpact.reference.compaction.WindowedMemoryCompressor`) costs a
+    delete at the head and an insert at the tail. Every read parses the rows again: the table
+    is the only state, so two memories on one session see the same items.
+
+    *busy_timeout* is how many seconds an operation waits for a database that another
+    connection holds before it fails with :class:`SqliteBusyError` (default 5 for a path; a
+    borrowed connection keeps its own unless given). Every failure of SQLite is a
+    :class:`SqliteError` naming the operation and the database (MEM-21).
 
     Behaves call for call like :class:`~ctxpact.reference.memory.InMemoryAgentMemory`
     (MEM-1 .. MEM-13); storage rules: MEM-15 .. MEM-20.
 
     Raises:
         InvalidValueError: for a blank *session_id* (or one with a lone surrogate, which
-            UTF-8 cannot store) or a *table* that is not a plain SQL identifier.
+            UTF-8 cannot store, SES-17), a *table* that is not a plain SQL identifier, or a
+            negative *busy_timeout*.
         CorruptMemoryError: when a read finds a row that is not the JSON it should be.
+        SqliteError: when SQLite fails, naming the operation and the database.
 
     """
 
@@ -86,10 +104,12 @@ class SqliteAgentMemory(SqliteTable, MemoryWrites):
         *,
         table: str = DEFAULT_MEMORY_TABLE,
         compressor: MemoryCompressor | None = None,
+        busy_timeout: float | None = None,
     ) -> None:
-        self._session_id = checked_session_id(type(self).__name__, session_id, allow_blank=False)
-        self._compressor = compressor
-        super().__init__(database, table=table, create=_CREATE)
+        owner = type(self).__name__
+        self._session_id = checked_session_id(owner, session_id)
+        self._compressor = checked_compressor(owner, compressor)
+        super().__init__(database, table=table, create=_CREATE, busy_timeout=busy_timeout)
 
     @property
     def session_id(self) -> str:
@@ -103,22 +123,22 @@ class SqliteAgentMemory(SqliteTable, MemoryWrites):
 
     def get_items(self) -> list[JsonValue]:
         """A new list: the summary as a system message first (unless blank), then the items."""
-        state = self._load()
+        state = self._load("read the items")
         return prompt_items(state.items, state.summary)
 
     def get_summary(self) -> str | None:
         """The current summary, or ``None``."""
-        return self._load().summary
+        return self._load("read the summary").summary
 
     def set_summary(self, summary: str | None) -> None:
         """Replace the summary (``None`` removes it) in one transaction; no compressor runs."""
         summary = checked_summary(type(self).__name__, summary)
-        with self._transaction():
+        with self._transaction("set the summary"):
             self._write_summary(summary)
 
     def clear(self) -> None:
         """Remove every row of this session (items and summary) in one transaction."""
-        with self._transaction():
+        with self._transaction("clear the memory"):
             self._connection.execute(
                 f'DELETE FROM "{self._table}" WHERE session_id = ?',  # noqa: S608 - checked name
                 (self._session_id,),
@@ -126,7 +146,7 @@ class SqliteAgentMemory(SqliteTable, MemoryWrites):
 
     def snapshot(self) -> MemorySnapshot:
         """The raw items (no summary message) and the summary, as an independent copy."""
-        return self._load()
+        return self._load("take a snapshot")
 
     def restore(self, snapshot: MemorySnapshot | None) -> None:
         """Replace items and summary with the snapshot's in one transaction (keeps the summary).
@@ -135,7 +155,7 @@ class SqliteAgentMemory(SqliteTable, MemoryWrites):
         """
         state = detached(snapshot)
         texts = [json_text(item) for item in state.items]
-        with self._transaction():
+        with self._transaction("restore the memory"):
             self._connection.execute(
                 f'DELETE FROM "{self._table}" WHERE session_id = ?',  # noqa: S608 - checked name
                 (self._session_id,),
@@ -145,31 +165,51 @@ class SqliteAgentMemory(SqliteTable, MemoryWrites):
 
     # -- storage -------------------------------------------------------------------------
 
-    def _transaction(self) -> contextlib.AbstractContextManager[None]:
-        return immediate_transaction(type(self).__name__, self._connection)
+    @contextlib.contextmanager
+    def _transaction(self, operation: str) -> Iterator[None]:
+        with (
+            self._sqlite(f"{operation} of session {self._session_id!r}"),
+            immediate_transaction(type(self).__name__, self._connection),
+        ):
+            yield
 
     def _append(self, new_items: list[JsonValue]) -> None:
         if not new_items:
             return
         new_texts = [json_text(item) for item in new_items]
-        with self._transaction():
+        with self._transaction("add items"):
             if self._compressor is None:
                 self._insert_items(self._next_position(), new_texts)
                 return
             stored = self._read_rows()
             current = self._parse(stored)
             result = compressed(self._compressor, [*current.items, *new_items], current.summary)
-            self._rewrite(stored, [json_text(item) for item in result.items])
+            self._rewrite(stored, [json_text(item) for item in result.items], len(new_items))
             if result.summary != current.summary:
                 self._write_summary(result.summary)
 
-    def _rewrite(self, stored: _Stored, texts: list[str]) -> None:
+    def _rewrite(self, stored: _Stored, texts: list[str], appended: int) -> None:
+        old = [row.text for row in stored.items]
         # Keep the rows a compressor left alone (the common prefix); replace only the rest.
         kept = 0
-        for row, text in zip(stored.items, texts, strict=False):
-            if row.text != text:
+        for row, text in zip(old, texts, strict=False):
+            if row != text:
                 break
             kept += 1
+        # A compressor that drops the oldest items (a sliding window) leaves the old rows
+        # after a head as the start of the new list: delete the head, insert the new tail.
+        head = len(old) + appended - len(texts)
+        prefix_writes = len(old) - kept + len(texts) - kept
+        if 0 < head < len(old) and head + appended < prefix_writes:
+            survivors = len(old) - head
+            if old[head:] == texts[:survivors]:
+                self._connection.execute(
+                    f'DELETE FROM "{self._table}" '  # noqa: S608 - checked name
+                    "WHERE session_id = ? AND kind = ? AND position < ?",
+                    (self._session_id, ITEM_KIND, stored.items[head].position),
+                )
+                self._insert_items(stored.items[-1].position + 1, texts[survivors:])
+                return
         if kept < len(stored.items):
             self._connection.execute(
                 f'DELETE FROM "{self._table}" '  # noqa: S608 - checked name
@@ -229,8 +269,9 @@ class SqliteAgentMemory(SqliteTable, MemoryWrites):
                 raise self._corrupt(kind, position, "a row of kind 'item' or 'summary'", kind)
         return _Stored(items=tuple(items), summary=summary)
 
-    def _load(self) -> MemorySnapshot:
-        return self._parse(self._read_rows())
+    def _load(self, operation: str) -> MemorySnapshot:
+        with self._sqlite(f"{operation} of session {self._session_id!r}"):
+            return self._parse(self._read_rows())
 
     def _parse(self, stored: _Stored) -> MemorySnapshot:
         items = [self._parse_row(ITEM_KIND, row) for row in stored.items]
@@ -248,10 +289,11 @@ class SqliteAgentMemory(SqliteTable, MemoryWrites):
         if not isinstance(row.text, str):
             raise self._corrupt(kind, row.position, "JSON text", row.text)
         try:
-            value: JsonValue = json.loads(row.text, parse_constant=_refuse_constant)
-        except (ValueError, RecursionError) as error:
+            # What this memory writes it can read back from any call depth (JSON-17).
+            value = decode_json(row.text)
+        except (InvalidJsonError, SchemaValidationError) as error:
             raise self._corrupt(kind, row.position, "JSON text", row.text) from error
-        return value
+        return cast("JsonValue", value)
 
     def _corrupt(self, kind: str, position: object, expected: str, actual: object) -> Exception:
         return CorruptMemoryError(
@@ -262,8 +304,3 @@ class SqliteAgentMemory(SqliteTable, MemoryWrites):
             expected=expected,
             actual=f"{actual!r:.80}",
         )
-
-
-def _refuse_constant(name: str) -> JsonValue:
-    # NaN and Infinity are not JSON; a row holding them was not written by this memory.
-    raise ValueError(f"{name} is not JSON")

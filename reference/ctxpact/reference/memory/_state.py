@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Sequence
+from typing import cast
 
 from ctxpact.reference._items import function_call_output, is_blank, system_message, user_message
 from ctxpact.reference.memory._errors import CompressorResultError
 from ctxpact.spec import (
+    ArgumentTypeError,
     InvalidValueError,
     JsonValue,
     MemoryCompressor,
@@ -59,25 +61,47 @@ def tool_output_items(owner: str, call_id: str, output: str | None) -> list[Json
     return [function_call_output(call_id, output)]
 
 
-def checked_session_id(owner: str, session_id: object, *, allow_blank: bool) -> str:
-    """*session_id*, checked to be a string of Unicode scalar values (no lone surrogates).
+#: What a session id must be, everywhere (SES-17).
+SESSION_ID_EXPECTED = "a non-blank str without lone surrogates"
 
-    Storage keys must be text every store and every language can hold; SQLite's TEXT is
-    UTF-8, which cannot carry a lone surrogate.
+
+def checked_session_id(owner: str, session_id: object) -> str:
+    """*session_id*, checked against the one rule every store and memory keeps (SES-17).
+
+    A session id is a non-blank string (§1.4: not only code points up to U+0020) of Unicode
+    scalar values: storage keys must be text every store and every language can hold, and
+    SQLite's TEXT is UTF-8, which cannot carry a lone surrogate.
+
+    Raises:
+        InvalidValueError: naming *owner* and the id otherwise.
+
     """
-    expected = "a str without lone surrogates" if allow_blank else "a non-blank str"
-    if not isinstance(session_id, str) or (not allow_blank and is_blank(session_id)):
+    if (
+        not isinstance(session_id, str)
+        or is_blank(session_id)
+        or any("\ud800" <= character <= "\udfff" for character in session_id)
+    ):
         raise InvalidValueError(
-            record=owner, field="session_id", expected=expected, actual=session_id
-        )
-    if any("\ud800" <= character <= "\udfff" for character in session_id):
-        raise InvalidValueError(
-            record=owner,
-            field="session_id",
-            expected="a str without lone surrogates",
-            actual=session_id,
+            record=owner, field="session_id", expected=SESSION_ID_EXPECTED, actual=session_id
         )
     return session_id
+
+
+def checked_compressor(owner: str, compressor: object) -> MemoryCompressor | None:
+    """*compressor*, checked to be ``None`` or a memory compressor (JSON-18).
+
+    Raises:
+        ArgumentTypeError: for anything without a ``compress`` method.
+
+    """
+    if compressor is not None and not callable(getattr(compressor, "compress", None)):
+        raise ArgumentTypeError(
+            operation=owner,
+            argument="compressor",
+            expected="a MemoryCompressor (with compress) or None",
+            actual=compressor,
+        )
+    return cast("MemoryCompressor | None", compressor)
 
 
 def checked_summary(owner: str, summary: str | None) -> str | None:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from attrs import frozen
 
+from ctxpact.reference._arguments import projection_arguments
 from ctxpact.reference.projection._stages import project_items
 from ctxpact.spec import ContextBudget, ContextProjection, JsonValue
 
@@ -26,11 +27,20 @@ class DefaultContextProjector:
     out, and ``cleared_indices`` is always empty. Neither the list nor any item is changed;
     the projected items are the caller's objects, in their order.
 
-    Implements PRJ-1 .. PRJ-25 and RPT-1 .. RPT-9.
+    Implements PRJ-1 .. PRJ-25, RPT-1 .. RPT-9, JSON-17 and JSON-18.
     """
 
     def project(
         self, items: Sequence[JsonValue], budget: ContextBudget | None
     ) -> ContextProjection:
-        """Project *items* under *budget*."""
+        """Project *items* under *budget* (``None`` items are no items).
+
+        Raises:
+            ArgumentTypeError: for items that are not a sequence, or a budget that is not a
+                ``ContextBudget`` (JSON-18).
+            SchemaValidationError: naming ``$.items[i]`` of an item that is not a JSON value
+                or is beyond the limits of JSON-17.
+
+        """
+        items, budget = projection_arguments(type(self).__name__, items, budget)
         return project_items(items, budget)

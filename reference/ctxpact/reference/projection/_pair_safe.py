@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from attrs import frozen
 
+from ctxpact.reference._arguments import projection_arguments
 from ctxpact.reference.projection._constants import (
     MAX_APPROX_CHARS_NOTE,
     MAX_ITEMS_NOTE,
@@ -139,6 +140,7 @@ class PairSafeContextProjector:
         self, items: Sequence[JsonValue], budget: ContextBudget | None
     ) -> ContextProjection:
         """Project *items* under *budget*."""
+        items, budget = projection_arguments(type(self).__name__, items, budget)
         notes, replacements = plan_tiers(items, budget) if self.tiers else ((), None)
         tiered = Tiered.of(items, replacements)
         count = len(items)

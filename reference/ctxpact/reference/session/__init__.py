@@ -23,8 +23,10 @@ from ctxpact.reference.session._errors import (
     SESSION_ID_MISMATCH,
     SESSION_NOT_FOUND,
     CorruptSessionError,
+    ForeignSessionFileWarning,
     MaxStepsExceededError,
     NoSessionStoreError,
+    SessionFileError,
     SessionIdMismatchError,
     SessionNotFoundError,
 )
@@ -45,7 +47,12 @@ from ctxpact.reference.session._events import (
     LifecycleEventType,
     LifecycleHook,
 )
-from ctxpact.reference.session._file_store import FileSessionStore, session_file_stem
+from ctxpact.reference.session._file_store import (
+    STALE_TEMPORARY_SECONDS,
+    FileSessionStore,
+    session_file_stem,
+    session_id_of_stem,
+)
 from ctxpact.reference.session._session import (
     TOOL_FAILED_OUTPUT,
     TOOL_NOT_TEXT,
@@ -80,6 +87,7 @@ __all__ = [
     "NO_SESSION_STORE",
     "SESSION_ID_MISMATCH",
     "SESSION_NOT_FOUND",
+    "STALE_TEMPORARY_SECONDS",
     "TOOL_FAILED_OUTPUT",
     "TOOL_NOT_TEXT",
     "UNKNOWN_TOOL_OUTPUT",
@@ -90,6 +98,7 @@ __all__ = [
     "CorruptSessionError",
     "EventListener",
     "FileSessionStore",
+    "ForeignSessionFileWarning",
     "InMemorySessionStore",
     "LifecycleEvent",
     "LifecycleEventType",
@@ -100,6 +109,7 @@ __all__ = [
     "MemoryRollbackError",
     "NoSessionStoreError",
     "RuntimeResultError",
+    "SessionFileError",
     "SessionIdMismatchError",
     "SessionNotFoundError",
     "SessionStore",
@@ -107,4 +117,5 @@ __all__ = [
     "Tool",
     "in_memory_factory",
     "session_file_stem",
+    "session_id_of_stem",
 ]

@@ -10,6 +10,7 @@ from typing import Any
 from attrs import Attribute, field, frozen
 
 from ctxpact.reference.memory import InMemoryAgentMemory
+from ctxpact.reference.memory._state import checked_session_id
 from ctxpact.reference.session._errors import NoSessionStoreError, SessionNotFoundError
 from ctxpact.reference.session._events import EventListener, LifecycleHook
 from ctxpact.reference.session._session import AgentSession
@@ -86,13 +87,11 @@ class Agent:
         """A session with a fresh memory from the factory (SES-2).
 
         The id defaults to a random UUID in lower-case canonical form; an explicit id must
-        be a non-empty string.
+        be a non-blank string without lone surrogates, the rule of every store and memory
+        (SES-17).
         """
         chosen = str(uuid.uuid4()) if session_id is None else session_id
-        if not isinstance(chosen, str) or not chosen:
-            raise InvalidValueError(
-                record="Agent", field="session_id", expected="a non-empty str", actual=chosen
-            )
+        checked_session_id("Agent", chosen)
         return AgentSession(agent=self, session_id=chosen, memory=self.memory_factory(chosen))
 
     def resume_session(self, session_id: str) -> AgentSession:

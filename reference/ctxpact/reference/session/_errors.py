@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 
 from ctxpact.spec import CtxpactError, SchemaValidationError, Violation
@@ -50,6 +51,39 @@ class CorruptSessionError(SchemaValidationError):
         self.location = location
         lines = "\n".join(f"  {violation}" for violation in self.violations)
         self.args = (CORRUPT_SESSION.format(location=location, violations=lines),)
+
+
+class SessionFileError(CtxpactError, OSError):
+    """The file system failed while a :class:`FileSessionStore` read or wrote a file.
+
+    An ``OSError`` with the original ``errno`` (and the original error as ``__cause__``),
+    whose message says what the store was doing and to which file: ``[Errno 28] Could not
+    write '/x/s-1.json': No space left on device``.
+    """
+
+    def __init__(self, *, operation: str, path: os.PathLike[str] | str, error: OSError) -> None:
+        self.operation = operation
+        self.path = os.fspath(path)
+        reason = error.strerror or str(error)
+        message = f"Could not {operation} {self.path!r}: {reason}"
+        if error.errno is None:
+            super().__init__(message)
+        else:
+            super().__init__(error.errno, message)
+
+
+class ForeignSessionFileWarning(UserWarning):
+    """A file in a store's directory ends in ``.json`` but no session id names it (SES-18).
+
+    :meth:`FileSessionStore.session_ids` leaves such a file alone and lists it as no session.
+    """
+
+    def __init__(self, path: os.PathLike[str] | str) -> None:
+        self.path = os.fspath(path)
+        super().__init__(
+            f"Ignoring {self.path!r}: its name is not the file name of any session id "
+            "(the safe form of SES-13), so it is not a session file"
+        )
 
 
 class SessionIdMismatchError(CtxpactError, ValueError):

@@ -35,15 +35,28 @@ class SqliteSessionStore(SqliteTable):
     and validated, so a failed save leaves the previous row exactly as it was. ``updated_at``
     is milliseconds since the Unix epoch, for people; nothing reads it back.
 
+    *busy_timeout* is how many seconds an operation waits for a database that another
+    connection holds before it fails with ``SqliteBusyError`` (default 5 for a path; a
+    borrowed connection keeps its own unless given). Every failure of SQLite is a
+    ``SqliteError`` naming the operation and the database (MEM-21).
+
     Raises:
-        InvalidValueError: for a *table* that is not a plain SQL identifier.
+        InvalidValueError: for a *table* that is not a plain SQL identifier, or a negative
+            *busy_timeout*.
         CorruptSessionError: when a row is not valid JSON or breaks the schema, naming the
             table, the session and the JSON path.
+        SqliteError: when SQLite fails, naming the operation and the database.
 
     """
 
-    def __init__(self, database: Database, *, table: str = DEFAULT_SESSION_TABLE) -> None:
-        super().__init__(database, table=table, create=_CREATE)
+    def __init__(
+        self,
+        database: Database,
+        *,
+        table: str = DEFAULT_SESSION_TABLE,
+        busy_timeout: float | None = None,
+    ) -> None:
+        super().__init__(database, table=table, create=_CREATE, busy_timeout=busy_timeout)
 
     def save(self, snapshot: AgentSessionSnapshot) -> None:
         """Insert or replace the session's row in one transaction (SES-9, SES-10).
@@ -52,7 +65,10 @@ class SqliteSessionStore(SqliteTable):
         raises :class:`CorruptSessionError` and stays as it is, like a corrupt file.
         """
         text = json_text(session_document(snapshot))
-        with immediate_transaction(type(self).__name__, self._connection):
+        with (
+            self._sqlite(f"save session {snapshot.session_id!r}"),
+            immediate_transaction(type(self).__name__, self._connection),
+        ):
             self._read(snapshot.session_id)
             self._connection.execute(
                 f'INSERT INTO "{self._table}" (session_id, snapshot_json, updated_at) '  # noqa: S608
@@ -63,7 +79,9 @@ class SqliteSessionStore(SqliteTable):
 
     def load(self, session_id: str) -> AgentSessionSnapshot | None:
         """The stored snapshot of *session_id*, or ``None``."""
-        return self._read(session_id)
+        key = session_key(type(self).__name__, session_id)
+        with self._sqlite(f"load session {key!r}"):
+            return self._read(key)
 
     def _read(self, session_id: str) -> AgentSessionSnapshot | None:
         row = self._connection.execute(
@@ -86,8 +104,12 @@ class SqliteSessionStore(SqliteTable):
 
         Like :meth:`save`, it refuses (and keeps) a row that does not read back as the session.
         """
-        with immediate_transaction(type(self).__name__, self._connection):
-            self._read(session_id)
+        key = session_key(type(self).__name__, session_id)
+        with (
+            self._sqlite(f"delete session {key!r}"),
+            immediate_transaction(type(self).__name__, self._connection),
+        ):
+            self._read(key)
             cursor = self._connection.execute(
                 f'DELETE FROM "{self._table}" WHERE session_id = ?',  # noqa: S608
                 (session_key(type(self).__name__, session_id),),
@@ -96,7 +118,8 @@ class SqliteSessionStore(SqliteTable):
 
     def session_ids(self) -> list[str]:
         """The ids of every stored session, sorted."""
-        rows = self._connection.execute(
-            f'SELECT session_id FROM "{self._table}"'  # noqa: S608
-        ).fetchall()
+        with self._sqlite("list the sessions"):
+            rows = self._connection.execute(
+                f'SELECT session_id FROM "{self._table}"'  # noqa: S608
+            ).fetchall()
         return sorted(str(row[0]) for row in rows)

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from typing import Protocol, runtime_checkable
 
 from ctxpact.reference.memory._state import checked_session_id
 from ctxpact.reference.session._errors import CorruptSessionError, SessionIdMismatchError
 from ctxpact.spec import (
+    MAX_DOCUMENT_DEPTH,
     AgentSessionSnapshot,
-    InvalidValueError,
+    InvalidJsonError,
+    JsonLimitError,
     JsonObject,
     SchemaValidationError,
     Violation,
+    decode_json,
     from_json,
     to_json,
     validate,
@@ -28,9 +30,9 @@ class SessionStore(Protocol):
 
     ``load`` returns ``None`` for an id it does not hold and raises a
     :class:`CorruptSessionError` for a document it cannot read; ``save`` replaces the
-    session's document as a whole or not at all (SES-9, SES-10). Session ids are non-empty
+    session's document as a whole or not at all (SES-9, SES-10). Session ids are non-blank
     strings without lone surrogates (UTF-8 cannot carry those); others are refused with
-    ``InvalidValueError`` (SES-1).
+    ``InvalidValueError`` (SES-17).
     """
 
     def save(self, snapshot: AgentSessionSnapshot) -> None:
@@ -59,18 +61,14 @@ class ListingSessionStore(SessionStore, Protocol):
 
 
 def session_key(owner: str, session_id: object) -> str:
-    """*session_id*, checked to be a non-empty string without lone surrogates (SES-1, SES-13).
+    """*session_id*, checked against the session-id rule of every store and memory (SES-17).
 
     Raises:
-        InvalidValueError: naming the store and the id otherwise.
+        InvalidValueError: naming the store and the id, for an id that is not a non-blank
+            string without lone surrogates.
 
     """
-    checked = checked_session_id(owner, session_id, allow_blank=True)
-    if not checked:
-        raise InvalidValueError(
-            record=owner, field="session_id", expected="a non-empty str", actual=checked
-        )
-    return checked
+    return checked_session_id(owner, session_id)
 
 
 def session_document(snapshot: AgentSessionSnapshot) -> JsonObject:
@@ -100,20 +98,17 @@ def session_from_text(location: str, session_id: str, text: str) -> AgentSession
 
     """
     try:
-        document = json.loads(text, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError) as error:
-        if isinstance(error, json.JSONDecodeError):
-            detail = (
-                f"Expected JSON text but got invalid JSON: {error.msg} at line {error.lineno} "
-                f"column {error.colno}"
-            )
-        elif isinstance(error, RecursionError):
-            detail = "Expected JSON text but got nesting too deep to read"
-        else:
-            detail = f"Expected JSON text but got {error}"
+        document = decode_json(text, max_depth=MAX_DOCUMENT_DEPTH)
+    except InvalidJsonError as error:
+        detail = (
+            f"Expected JSON text but got invalid JSON: {error.msg} at line {error.lineno} "
+            f"column {error.colno}"
+        )
         raise CorruptSessionError(
             location=location, violations=[Violation(path="$", message=detail)]
         ) from error
+    except JsonLimitError as error:
+        raise CorruptSessionError(location=location, violations=error.violations) from error
     return session_from_document(location, session_id, document)
 
 
@@ -128,10 +123,6 @@ def session_from_document(location: str, session_id: str, document: object) -> A
             location=location, expected=session_id, actual=snapshot.session_id
         )
     return snapshot
-
-
-def _refuse_constant(name: str) -> object:
-    raise ValueError(f"{name} is not a JSON number")
 
 
 class InMemorySessionStore:
