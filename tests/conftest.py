@@ -15,3 +15,6 @@ settings.register_profile("default", _BASE, max_examples=100)
 settings.register_profile("thorough", _BASE, max_examples=1000)
 settings.register_profile("ci", _BASE, max_examples=100, derandomize=True, print_blob=True)
 settings.load_profile(os.environ.get("CTXPACT_HYPOTHESIS_PROFILE", "default"))
+
+#: pytester runs the pytest classes of ctxpact.conformance.testing as a user's suite would.
+pytest_plugins = ["pytester"]
