@@ -1,4 +1,4 @@
-"""The ``ctxpact`` command: exit statuses, errors, reports and exports."""
+"""The ``ctxpact`` command: exit statuses (SUITE-1), errors, reports and exports."""
 
 from __future__ import annotations
 

@@ -18,6 +18,8 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from ctxpact.conformance import (
+    SHRINK_LIMITS,
+    TIME_LIMITS,
     CheckContext,
     CheckTimeout,
     Claim,
@@ -35,6 +37,7 @@ from ctxpact.conformance.checks import checks_for
 from ctxpact.conformance.cli import EXIT_FAILED, EXIT_INTERRUPTED, main
 
 QUICK = profile_settings("quick")
+SPEC = Path(__file__).resolve().parents[2] / "spec" / "SPEC.md"
 GENERIC = frozenset({Claim.GENERIC})
 
 
@@ -214,6 +217,7 @@ def shrinks(context: CheckContext) -> Callable[[], None]:
 
 
 def test_shrinking_stops_at_its_bound_and_says_so() -> None:
+    # SUITE-7, with a bound of 0 s: shrinking stops after the first smaller example.
     def short(values: list[int]) -> bool:
         return len(values) < 3
 
@@ -404,3 +408,13 @@ def test_the_command_bounds_an_in_process_check(tmp_path: Path) -> None:
     assert "zoo_hangs.py:" in result.stdout
     assert " in project: " in result.stdout
     assert '"items": ["system-summary"' in result.stdout  # the example it hung in
+
+
+def test_the_spec_states_the_limits_the_profiles_have() -> None:
+    spec = " ".join(SPEC.read_text(encoding="utf-8").split())
+    six = spec[spec.index("**SUITE-6**") : spec.index("**SUITE-7**")]
+    seven = spec[spec.index("**SUITE-7**") : spec.index("**SUITE-8**")]
+    for name, seconds in TIME_LIMITS.items():
+        assert f"{seconds:g} s at `{name}`" in six
+    for name, seconds in SHRINK_LIMITS.items():
+        assert f"{seconds:g} s at `{name}`" in seven

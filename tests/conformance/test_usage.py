@@ -161,6 +161,7 @@ def test_the_api_refuses_such_a_factory_before_any_check_runs() -> None:
 
 
 def test_a_session_store_is_inferred() -> None:
+    # SUITE-5: what the factory built says the component.
     target = infer_target(InMemorySessionStore, name="stores")
     assert target.component is Component.SESSION_STORE
     assert check_session_store(InMemorySessionStore, profile="quick", keywords=["copies"]).ok
@@ -293,7 +294,7 @@ def test_the_options_table_names_every_option_the_checks_read() -> None:
         assert keys <= declared, check_id
 
 
-# -- keywords -------------------------------------------------------------------------------------
+# -- keywords (SUITE-10) ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("keyword", ["nosuchcheck", "not nosuchcheck"])
@@ -333,7 +334,7 @@ def test_the_api_refuses_an_unknown_keyword_argument() -> None:
         check_projector(TypeAwareContextProjector, claim=["generic"])  # type: ignore[call-arg]
 
 
-# -- expected failures on the command line ---------------------------------------------------
+# -- expected failures on the command line (SUITE-10) ---------------------------------------
 
 DOUBLING = """
 from ctxpact.reference.projection import DefaultContextProjector
