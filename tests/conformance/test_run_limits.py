@@ -341,7 +341,7 @@ from ctxpact.reference.projection import TypeAwareContextProjector
 
 class Slow:
     def project(self, items, budget):
-        time.sleep(0.05)
+        time.sleep(0.02)
         return TypeAwareContextProjector().project(items, budget)
 """
 
@@ -349,7 +349,15 @@ class Slow:
 def test_sigint_stops_the_command_with_a_partial_report(tmp_path: Path) -> None:
     (tmp_path / "zoo_slow.py").write_text(SLOW, encoding="utf-8")
     with subprocess.Popen(
-        [sys.executable, "-m", "ctxpact.conformance", "check", "zoo_slow:Slow"],
+        [
+            sys.executable,
+            "-m",
+            "ctxpact.conformance",
+            "check",
+            "zoo_slow:Slow",
+            "--profile",
+            "quick",
+        ],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -399,3 +399,19 @@ def test_check_target_refuses_what_it_cannot_run() -> None:
     with pytest.raises(TargetError, match="llm-summary selects no check"):
         check_target(target)
     assert inspect.signature(check_target).parameters["timeout"].default is None
+
+
+def test_a_harness_command_naming_another_python_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `--exec "python -m ..."` outside the virtual environment runs a Python without ctxpact.
+    elsewhere = tmp_path / "bin"
+    elsewhere.mkdir()
+    other = elsewhere / "python"
+    other.write_text("#!/bin/sh\necho 'No module named ctxpact' >&2\nexit 1\n", encoding="utf-8")
+    other.chmod(0o755)
+    monkeypatch.setenv("PATH", str(elsewhere))
+    assert main(["check", "--exec", "python -m ctxpact.reference.harness"]) == EXIT_USAGE
+    err = capsys.readouterr().err
+    assert f"('python' runs {other}, not the Python running ctxpact" in err
+    assert sys.executable in err
