@@ -54,13 +54,16 @@ class TimeLimit:
 
     def __exit__(self, *_: object) -> None:
         # The interruption may land while the limit is being taken down: take it down again
-        # until it is, so that no interruption outlives the block.
+        # until it is, so that no interruption outlives the block (Ctrl-C included).
+        self._stopping = True
         while True:
             try:
-                self._stopping = True
                 self._stop()
             except CheckTimeout:
                 continue
+            except KeyboardInterrupt:
+                self._stop()
+                raise
             break
 
     def _arm_signal(self) -> Callable[[], None]:
@@ -152,7 +155,8 @@ def shrink_bound(seconds: float | None) -> Iterator[None]:
     """Let Hypothesis shrink a failure for at most about *seconds* (``None``: its own 300 s).
 
     The shrinker checks the bound after each example it tries, so one slow example can carry
-    it past the bound by that example's time.
+    it past the bound by that example's time. The bound is Hypothesis's one module-level
+    setting: checks running at once in several threads share it.
     """
     if seconds is None:
         yield

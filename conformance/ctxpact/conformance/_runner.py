@@ -125,11 +125,15 @@ def _own(filename: str) -> bool:
 def location(error: BaseException) -> str:
     """The innermost frame of the implementation's code in *error*'s traceback, or ``""``.
 
-    Frames of the suite, of Hypothesis and of the standard library are skipped. A failure
-    raised by a check while it handled the implementation's exception looks at that one.
+    Frames of the suite, of Hypothesis and of the standard library are skipped. A check's
+    own failure looks only at the implementation's exception it was raised in handling.
     """
     seen: set[int] = set()
-    current: BaseException | None = error
+    # A check's own finding carries no frame of the implementation worth showing, only the
+    # exception it caught, when it caught one.
+    current: BaseException | None = (
+        error.__cause__ or error.__context__ if isinstance(error, CheckFailure) else error
+    )
     while current is not None and id(current) not in seen:
         seen.add(id(current))
         frames = [f for f in traceback.extract_tb(current.__traceback__) if not _own(f.filename)]

@@ -359,7 +359,6 @@ def _check(arguments: argparse.Namespace) -> int:
     interrupted = False
     not_started: list[tuple[Target, list[Check]]] = []
     color = use_color(sys.stderr, arguments.color)
-    started = time.perf_counter()
     with contextlib.ExitStack() as stack:
         targets, served = _targets(arguments, stack)
         targets = _with_expected(targets, expected)

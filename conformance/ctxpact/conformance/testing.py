@@ -76,7 +76,7 @@ def _choice(request: pytest.FixtureRequest, option: str, variable: str) -> str |
 def _factory_of(cls: type[_Conformance]) -> Callable[..., Any]:
     """``cls.factory`` as an instance would call it (without ``self``), to read its signature."""
     raw = inspect.getattr_static(cls, "factory")
-    if isinstance(raw, staticmethod | classmethod):
+    if not inspect.isfunction(raw):  # a staticmethod, a classmethod, a class: no self
         return cls.factory
     method = cast("Callable[..., Any]", raw)
 
