@@ -10,7 +10,7 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -288,12 +288,8 @@ class StopsAtTheFortiethCall:
 
 
 @pytest.fixture
-def interrupting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    (tmp_path / "zoo_interrupting.py").write_text(INTERRUPTING, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.chdir(tmp_path)
-    yield "zoo_interrupting:StopsAtTheFortiethCall"
-    sys.modules.pop("zoo_interrupting", None)
+def interrupting(implementation_module: Callable[[str, str], str]) -> str:
+    return implementation_module("zoo_interrupting", INTERRUPTING) + ":StopsAtTheFortiethCall"
 
 
 def test_the_command_reports_an_interrupted_run_and_exits_130(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -85,12 +85,8 @@ def needs_budget(model_client, budget):
 
 
 @pytest.fixture
-def module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    (tmp_path / "zoo_usage.py").write_text(MODULE, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.chdir(tmp_path)
-    yield "zoo_usage"
-    sys.modules.pop("zoo_usage", None)
+def module(implementation_module: Callable[[str, str], str]) -> str:
+    return implementation_module("zoo_usage", MODULE)
 
 
 # -- one way to call a factory (SUITE-4) ----------------------------------------------------------
@@ -347,12 +343,8 @@ class Doubling:
 
 
 @pytest.fixture
-def doubling(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    (tmp_path / "zoo_doubling.py").write_text(DOUBLING, encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.chdir(tmp_path)
-    yield "zoo_doubling:Doubling"
-    sys.modules.pop("zoo_doubling", None)
+def doubling(implementation_module: Callable[[str, str], str]) -> str:
+    return implementation_module("zoo_doubling", DOUBLING) + ":Doubling"
 
 
 def test_expected_failures_on_the_command_line_are_strict(
