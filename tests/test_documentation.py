@@ -22,6 +22,7 @@ import json
 import os
 import re
 import runpy
+import shlex
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -206,24 +207,36 @@ def test_every_block_runs_as_pasted(document: Path, sandbox: Path) -> None:
             _run_shell(block, sandbox)
 
 
+def _table(text: str, header: str) -> dict[str, str]:
+    """The rows of the markdown table whose header starts with *header*, by first cell."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(header))
+    rows: dict[str, str] = {}
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        rows[line.split("`")[1]] = line
+    return rows
+
+
 @pytest.mark.parametrize("document", [ROOT / "README.md", ROOT / "docs" / "implementing.md"])
 def test_the_claims_and_options_tables_name_every_claim_and_option(document: Path) -> None:
     # The suite's tables (ctxpact.conformance.CLAIM_MEANINGS, OPTIONS) are the source; a claim
     # or an option added there needs its row here.
     text = document.read_text(encoding="utf-8")
-    rows = [line for line in text.splitlines() if line.startswith("| `")]
-    claims = {line.split("`")[1] for line in rows if "=" not in line.split("`")[1]}
-    options = {line.split("`")[1].split("=")[0] for line in rows if "=" in line.split("`")[1]}
-    assert {claim.value for claim in CLAIM_MEANINGS} <= claims
-    assert {spec.key for spec in OPTIONS} <= options
-    for spec in OPTIONS:
-        assert f"| `{spec.key}=" in text, spec.key
-    components = {claim: components_of(claim, ALL_CHECKS) for claim in CLAIM_MEANINGS}
-    for claim, found in components.items():
-        row = next(line for line in rows if line.startswith(f"| `{claim.value}` |"))
+    claims = _table(text, "| claim |")
+    assert set(claims) == {claim.value for claim in CLAIM_MEANINGS}
+    for claim in CLAIM_MEANINGS:
         if claim is not Claim.GENERIC:
-            for component in found:
-                assert words(component).split(" ", 1)[1] in row, (claim, component)
+            for component in components_of(claim, ALL_CHECKS):
+                assert words(component).split(" ", 1)[1] in claims[claim.value], claim
+    options = _table(text, "| option |")
+    keys = {cell.removeprefix("--option ").strip("'").split("=")[0] for cell in options}
+    assert keys == {spec.key for spec in OPTIONS}
+    for cell in options:
+        # The value as a shell passes it on: JSON, as --option reads it.
+        (argument,) = shlex.split(cell.removeprefix("--option "))
+        json.loads(argument.split("=", 1)[1])
 
 
 def test_the_readme_test_command_installs_what_ci_installs() -> None:

@@ -9,6 +9,8 @@ adding an option one row of :data:`OPTIONS`.
 from __future__ import annotations
 
 import json
+import shlex
+import textwrap
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from attrs import frozen
@@ -139,22 +141,32 @@ def components_of(claim: Claim, checks: Iterable[Check]) -> tuple[Component, ...
     return tuple(component for component in Component if component in having)
 
 
+def _wrapped(text: str) -> str:
+    return textwrap.fill(text, width=88, initial_indent="      ", subsequent_indent="      ")
+
+
 def claims_help(checks: Sequence[Check]) -> str:
     """The claims, the components they apply to and what they mean, for ``--help``."""
     lines = []
     for claim, meaning in CLAIM_MEANINGS.items():
         components = ", ".join(c.value for c in components_of(claim, checks))
         count = sum(check.claim is claim for check in checks)
-        lines.append(f"  {claim.value} ({count} checks: {components})\n      {meaning}")
+        noun = "check" if count == 1 else "checks"
+        lines.append(f"  {claim.value} ({count} {noun}: {components})\n{_wrapped(meaning)}")
     return "\n".join(lines)
+
+
+def option_argument(spec: OptionSpec) -> str:
+    """``KEY=JSON`` for *spec*'s example, quoted for a shell where it needs to be."""
+    return shlex.quote(f"{spec.key}={spec.example}")
 
 
 def options_help() -> str:
     """The options, the claims whose checks read them and what they mean, for ``--help``."""
     return "\n".join(
-        f"  {spec.key}={spec.example} ({spec.component.value}, "
+        f"  --option {option_argument(spec)} ({spec.component.value}, "
         f"{'/'.join(sorted(c.value for c in spec.claims))}"
-        f"{', required' if spec.required else ''})\n      {spec.meaning}"
+        f"{', required' if spec.required else ''})\n{_wrapped(spec.meaning)}"
         for spec in OPTIONS
     )
 
@@ -223,7 +235,7 @@ class MissingOptionError(TargetError):
         """The message, with the fix in command-line or Python syntax."""
         spec = self.spec
         fix = (
-            f"--option {spec.key}={spec.example}"
+            f"--option {option_argument(spec)}"
             if cli
             else f"options={{{spec.key!r}: {spec.python}}}"
         )
