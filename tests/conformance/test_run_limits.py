@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -13,6 +14,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import attrs
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -27,6 +29,7 @@ from ctxpact.conformance import (
     Implementation,
     Outcome,
     RunInterrupted,
+    check_target,
     profile_settings,
     run_check,
     run_checks,
@@ -35,6 +38,8 @@ from ctxpact.conformance._limits import limit_method, time_limit
 from ctxpact.conformance._registry import check
 from ctxpact.conformance.checks import checks_for
 from ctxpact.conformance.cli import EXIT_FAILED, EXIT_INTERRUPTED, main
+from ctxpact.conformance.harness import HarnessConnection, harness_targets
+from ctxpact.reference.projection import TypeAwareContextProjector
 
 QUICK = profile_settings("quick")
 SPEC = Path(__file__).resolve().parents[2] / "spec" / "SPEC.md"
@@ -422,3 +427,23 @@ def test_the_spec_states_the_limits_the_profiles_have() -> None:
         assert f"{seconds:g} s at `{name}`" in six
     for name, seconds in SHRINK_LIMITS.items():
         assert f"{seconds:g} s at `{name}`" in seven
+
+
+def test_a_target_a_harness_serves_is_bounded_by_its_harness_not_the_check_limit() -> None:
+    # Interrupting a check while a request is out would leave its answer in the pipe; the
+    # harness's per-request timeout bounds the check instead.
+    command = f"{shlex.quote(sys.executable)} -m ctxpact.reference.harness"
+    with HarnessConnection(command) as connection:
+        (remote,) = [
+            t for t in harness_targets(connection) if t.name.endswith(":TypeAwareContextProjector")
+        ]
+        assert not remote.in_process
+        report = check_target(remote, profile="quick", keywords=["max-items"], timeout=0.001)
+    assert [r.outcome for r in report.results] == [Outcome.PASS]
+    local = check_target(
+        attrs.evolve(remote, factory=TypeAwareContextProjector, in_process=True),
+        profile="quick",
+        keywords=["max-items"],
+        timeout=0.001,
+    )
+    assert [r.outcome for r in local.results] == [Outcome.ERROR]

@@ -72,6 +72,9 @@ class Target:
     expected_failures: tuple[ExpectedFailure, ...] = field(default=(), converter=_expected)
     language: str = "python"
     version: str = ""
+    #: False for a target a harness serves: it is bounded by the harness's per-request
+    #: timeout, not by the per-check time limit (SUITE-6), which would interrupt a request.
+    in_process: bool = True
 
     @property
     def implementation(self) -> Implementation:

@@ -13,7 +13,6 @@ import contextlib
 import importlib
 import io
 import json
-import math
 import os
 import shlex
 import shutil
@@ -286,16 +285,14 @@ def _named_targets(arguments: argparse.Namespace) -> list[Target]:
     return targets
 
 
-def _targets(
-    arguments: argparse.Namespace, stack: contextlib.ExitStack
-) -> tuple[list[Target], set[str]]:
-    """The targets of the run, and the names of those a harness serves."""
+def _targets(arguments: argparse.Namespace, stack: contextlib.ExitStack) -> list[Target]:
+    """The targets of the run: the named ones, those the harnesses serve, or the reference."""
     if not (arguments.targets or arguments.exec):
         if arguments.claim or arguments.option:
             raise UsageError(
                 "--claim and --option apply to named implementations, not to the reference"
             )
-        return list(reference_targets()), set()
+        return list(reference_targets())
     if arguments.claim and not arguments.targets:
         raise UsageError(
             "--claim applies to module:attr implementations; a harness declares its own claims"
@@ -304,14 +301,10 @@ def _targets(
         raise UsageError(
             "--option applies to module:attr implementations; a harness declares its own options"
         )
-    named = _named_targets(arguments)
-    served = _harness_targets(arguments, stack)
-    return named + served, {target.name for target in served}
+    return _named_targets(arguments) + _harness_targets(arguments, stack)
 
 
-def _plan(
-    targets: Sequence[Target], served: set[str], keywords: Sequence[str]
-) -> list[list[Check]]:
+def _plan(targets: Sequence[Target], keywords: Sequence[str]) -> list[list[Check]]:
     """Each target's checks, validated before any runs: a usage error stops the run here."""
     components = {target.component for target in targets}
     try:
@@ -336,7 +329,7 @@ def _plan(
                 )
             )
         except MissingOptionError as error:
-            if target.name in served:
+            if not target.in_process:
                 raise UsageError(
                     f"{target.name}: {error.spelled(cli=False)} (in the options its harness "
                     "declares, camelCase)"
@@ -360,9 +353,8 @@ def _check(arguments: argparse.Namespace) -> int:
     not_started: list[tuple[Target, list[Check]]] = []
     color = use_color(sys.stderr, arguments.color)
     with contextlib.ExitStack() as stack:
-        targets, served = _targets(arguments, stack)
-        targets = _with_expected(targets, expected)
-        planned = _plan(targets, served, arguments.keyword)
+        targets = _with_expected(_targets(arguments, stack), expected)
+        planned = _plan(targets, arguments.keyword)
         progress = Progress(
             sys.stderr,
             total=sum(len(checks) for checks in planned),
@@ -380,9 +372,7 @@ def _check(arguments: argparse.Namespace) -> int:
                     keywords=arguments.keyword,
                     progress=progress,
                     starting=progress.starting,
-                    # A harness bounds each request (--timeout) and is restarted when it hangs;
-                    # interrupting a check mid-request would only desynchronise it.
-                    timeout=math.inf if target.name in served else arguments.timeout,
+                    timeout=arguments.timeout,
                 )
             except RunInterrupted as stop:
                 reports.append(stop.report)
