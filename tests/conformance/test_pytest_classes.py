@@ -80,6 +80,7 @@ def test_a_misspelt_setting_is_one_collection_error(pytester: pytest.Pytester) -
         ('claims = ("llm-summary",)', "*the claim llm-summary selects no check of a projector*"),
         ('options = {"max_items": 4}', "*'max_items' is read by no check of a projector*"),
         ('claims = "exact"', "*Expected the claims as a list of names*"),
+        ("tiers = False", "*'tiers', which is an option of the checks*options = {'tiers': False}*"),
     ],
 )
 def test_a_class_that_cannot_be_checked_as_declared_is_refused_at_collection(

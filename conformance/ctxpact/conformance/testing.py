@@ -36,7 +36,7 @@ from typing import Any, ClassVar, cast
 
 import pytest
 
-from ctxpact.conformance._claims import MissingOptionError, check_options
+from ctxpact.conformance._claims import OPTIONS, MissingOptionError, check_options
 from ctxpact.conformance._errors import TargetError
 from ctxpact.conformance._format import format_result
 from ctxpact.conformance._model import (
@@ -160,10 +160,16 @@ class _Conformance:
 
 
 def _refuse_misspellings(cls: type) -> None:
-    """An attribute that is nearly a setting is a typo that would silently check the default."""
-    for name in vars(cls):
+    """An attribute that is nearly a setting, or an option, would silently check the default."""
+    options = {spec.key for spec in OPTIONS}
+    for name, value in vars(cls).items():
         if name in SETTINGS or name.startswith(("_", "test")):
             continue
+        if name in options and not callable(value):
+            raise TargetError(
+                f"{cls.__qualname__} defines {name!r}, which is an option of the checks, not a "
+                f"setting of the class: write options = {{{name!r}: {value!r}}}"
+            )
         close = difflib.get_close_matches(name, SETTINGS, n=1, cutoff=0.75)
         if close:
             raise TargetError(
