@@ -222,19 +222,15 @@ def _row(report: ConformanceReport) -> str:
 
 
 def _evidence(message: str, counterexample: object) -> list[str]:
-    """The check's message and the counterexample that goes with it.
+    """The check's message and the counterexample that goes with it, as JSON.
 
-    When one of a check's explicit examples fails, Hypothesis names it in the message, and
-    that example is the counterexample; otherwise the message's first lines and the shrunk
-    example the check recorded.
+    The counterexample is the failing explicit example when one failed, else the example
+    Hypothesis shrank the failure to.
     """
-    if "Failing explicit example" in message:
-        return ["```", message.strip(), "```", "", "(The failing explicit example is above.)"]
-    head = message.split("Falsifying example", 1)[0].strip()
-    lines = ["```", head, "```"]
+    lines = ["```", message.strip(), "```"]
     if counterexample is not None:
         text = compact_json(counterexample)  # type: ignore[arg-type] # a counterexample is JSON
-        lines += ["", "Shrunk counterexample:", "", "```json", text, "```"]
+        lines += ["", "Counterexample:", "", "```json", text, "```"]
     return lines
 
 

@@ -93,9 +93,15 @@ def test_every_difference_from_ai4j_cites_the_clauses_carrying_it() -> None:
             assert cited & known.keys(), f"{clause} cites no clause that carries its rule"
 
 
+#: Clauses about the suite itself (§19): its own tests verify them, not conformance checks.
+SUITE_PREFIX = "SUITE-"
+
+
 @pytest.mark.parametrize(
     "clause",
-    sorted(c for c in clauses() if c not in NOT_CHECKABLE and not c.startswith("DIF-")),
+    sorted(
+        c for c in clauses() if c not in NOT_CHECKABLE and not c.startswith(("DIF-", SUITE_PREFIX))
+    ),
 )
 def test_every_clause_has_a_check(clause: str) -> None:
     checked = {cited for check in ALL_CHECKS for cited in check.clauses}
@@ -122,3 +128,11 @@ def test_every_property_carries_an_explicit_example(check: Check) -> None:
     for test in properties:
         examples = getattr(test.hypothesis.inner_test, "hypothesis_explicit_examples", ())
         assert examples, f"{check.id} is a Hypothesis property without an explicit @example"
+
+
+@pytest.mark.parametrize("clause", sorted(c for c in clauses() if c.startswith(SUITE_PREFIX)))
+def test_every_clause_about_the_suite_is_cited_by_a_test_of_the_suite(clause: str) -> None:
+    tests = Path(__file__).parent
+    pattern = re.compile(rf"\b{re.escape(clause)}\b")
+    citing = [path.name for path in tests.glob("test_*.py") if pattern.search(path.read_text())]
+    assert citing, f"no test of the suite cites {clause}"

@@ -1,4 +1,4 @@
-"""The ``ctxpact`` command: exit statuses, errors, reports and exports."""
+"""The ``ctxpact`` command: exit statuses (SUITE-1), errors, reports and exports."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ def module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
         ("no_such_module_here:X", "Could not import no_such_module_here: ModuleNotFoundError"),
         ("ctxpact.reference:NoSuchName", "ctxpact.reference has no attribute 'NoSuchName'"),
         ("json:dumps", "json:dumps is not a factory the suite can call"),
-        ("json:JSONDecoder", "neither a projector, a compact policy, an agent memory nor a"),
+        ("json:JSONDecoder", "neither a projector, a compact policy, an agent memory, a session"),
         ("json:__name__", "Expected a Target or a factory at json:__name__"),
     ],
 )
@@ -91,7 +91,8 @@ def test_a_broken_projector_exits_1_with_a_counterexample(
     status = main(["check", f"{module}:Doubling", "--profile", "quick", "--json", str(report)])
     assert status == EXIT_FAILED
     out = capsys.readouterr().out
-    assert f"FAIL {module}:Doubling" in out
+    assert f"{module}:Doubling (projector; claims: generic):" in out
+    assert "FAIL projector.max-items" in out
     assert "counterexample:" in out
     failures = [
         r
@@ -219,9 +220,13 @@ def test_options_let_a_named_policy_be_checked_against_its_claim(
 ) -> None:
     target = "ctxpact.reference.compaction:LlmCompactPolicy"
     common = ["check", target, "--claim", "llm-summary", "-k", "llm.cut", "--profile", "quick"]
-    # Without the option the claim cannot be checked: an error, never a silent pass.
-    assert main(common) == EXIT_FAILED
-    assert "the target claims this check, but" in capsys.readouterr().out
+    # Without the option the claim cannot be checked: a usage error naming the fix in the
+    # command line's own syntax, before any check runs; never a silent pass.
+    assert main(common) == EXIT_USAGE
+    captured = capsys.readouterr()
+    assert "give it with --option max_items=4" in captured.err
+    assert captured.err.count("\n") == 1
+    assert captured.out == ""
     assert main([*common, "--option", "max_items=20"]) == EXIT_OK
 
 

@@ -56,6 +56,14 @@ class LosesSummaryOnRestore(InMemoryAgentMemory):
         self._summary = None
 
 
+class RefusesNullRestore(InMemoryAgentMemory):
+    """Reads the snapshot's items without asking whether there is a snapshot."""
+
+    def restore(self, snapshot: MemorySnapshot | None) -> None:
+        assert snapshot is not None
+        super().restore(MemorySnapshot(items=snapshot.items, summary=snapshot.summary))
+
+
 class NoSummaryMessage(InMemoryAgentMemory):
     def get_items(self) -> list[JsonValue]:
         return list(self.snapshot().items)
@@ -416,6 +424,13 @@ class WrongMemory:
 
 ZOO = (
     WrongMemory(
+        "refuses-null-restore",
+        RefusesNullRestore,
+        "MEM-10",
+        "memory.restore-keeps-summary",
+        "restore(None) raised AssertionError",
+    ),
+    WrongMemory(
         "loses-summary-on-restore",
         LosesSummaryOnRestore,
         "MEM-10",
@@ -692,3 +707,14 @@ def test_the_reference_memories_pass(target_name: str, check_id: str) -> None:
 def test_every_memory_check_runs_on_some_reference_memory(check_id: str) -> None:
     outcomes = {_reference_result(name, check_id).outcome for name in _memory_targets()}
     assert Outcome.PASS in outcomes
+
+
+def test_a_memory_that_refuses_a_null_snapshot_is_told_the_clause_in_words() -> None:
+    for check_id in ("memory.restore-keeps-summary", "memory.model-based"):
+        result = run_check(
+            CHECKS[check_id], factory=RefusesNullRestore, claims=CLAIMS, settings=QUICK
+        )
+        assert result.outcome is Outcome.FAIL, result.message
+        assert result.clause == "MEM-10"
+        assert "MEM-10: a null snapshot restores the empty state" in result.message
+        assert result.location.endswith("assert snapshot is not None")

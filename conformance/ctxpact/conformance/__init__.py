@@ -15,7 +15,15 @@ from ctxpact.conformance._api import (
     check_summary_parser,
     check_target,
 )
-from ctxpact.conformance._context import CheckContext, CheckFailure, SkipCheck, SubjectError
+from ctxpact.conformance._claims import CLAIM_MEANINGS, OPTIONS, MissingOptionError, OptionSpec
+from ctxpact.conformance._context import (
+    CheckContext,
+    CheckFailure,
+    CheckTimeout,
+    SkipCheck,
+    SubjectError,
+)
+from ctxpact.conformance._errors import TargetError
 from ctxpact.conformance._model import (
     Check,
     CheckResult,
@@ -24,12 +32,19 @@ from ctxpact.conformance._model import (
     ConformanceReport,
     ExpectedFailure,
     Implementation,
+    Mismatch,
     Outcome,
 )
-from ctxpact.conformance._profiles import DEFAULT_PROFILE, PROFILES, profile_settings
+from ctxpact.conformance._profiles import (
+    DEFAULT_PROFILE,
+    PROFILES,
+    SHRINK_LIMITS,
+    TIME_LIMITS,
+    profile_settings,
+)
 from ctxpact.conformance._references import reference_targets
 from ctxpact.conformance._report import markdown, run_document
-from ctxpact.conformance._runner import run_check, run_checks
+from ctxpact.conformance._runner import RunInterrupted, run_check, run_checks
 from ctxpact.conformance._runtime import (
     EventListener,
     LifecycleHook,
@@ -43,17 +58,22 @@ from ctxpact.conformance._runtime import (
     observer_name,
     reference_runtime,
 )
-from ctxpact.conformance._target import Target, TargetError, infer_target
+from ctxpact.conformance._target import Target, infer_target
 from ctxpact.conformance.checks import ALL_CHECKS, checks_for
 
 __all__ = [
     "ALL_CHECKS",
+    "CLAIM_MEANINGS",
     "DEFAULT_PROFILE",
+    "OPTIONS",
     "PROFILES",
+    "SHRINK_LIMITS",
+    "TIME_LIMITS",
     "Check",
     "CheckContext",
     "CheckFailure",
     "CheckResult",
+    "CheckTimeout",
     "Claim",
     "Component",
     "ConformanceReport",
@@ -62,7 +82,11 @@ __all__ = [
     "Implementation",
     "LifecycleHook",
     "MemoryFactory",
+    "Mismatch",
+    "MissingOptionError",
+    "OptionSpec",
     "Outcome",
+    "RunInterrupted",
     "RunOptions",
     "RuntimeConfig",
     "RuntimeEvent",

@@ -2,20 +2,45 @@
 
 from __future__ import annotations
 
+import enum
+import re
 import sys
-from collections.abc import Callable, Mapping
-from typing import Any, cast
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final, cast
 
 import attrs
 from hypothesis import settings
 
+from ctxpact.conformance._model import Mismatch
 from ctxpact.spec import SCHEMA_OF, CtxpactError, JsonValue, compact_json, copy_json, to_json
 
 
+class _Missing(enum.Enum):
+    MISSING = "missing"
+
+
+#: Says "not given" where ``None`` is a value (a null returned by the implementation).
+MISSING: Final = _Missing.MISSING
+
+
 class CheckFailure(CtxpactError, AssertionError):  # noqa: N818 - reads as the finding it is
-    """A clause does not hold: raised by :meth:`CheckContext.expect`, with its example."""
+    """A clause does not hold: raised by :meth:`CheckContext.expect`, with its example.
+
+    ``clause`` is the clause that broke when the check said so, and ``mismatch`` what the
+    implementation returned beside what that clause expected.
+    """
 
     example: tuple[dict[str, JsonValue] | None, list[JsonValue]] | None = None
+    clause: str = ""
+    mismatch: Mismatch | None = None
+
+
+class CheckTimeout(BaseException):
+    """The check ran past its time limit; raised inside whatever code was running then.
+
+    A ``BaseException``, like ``KeyboardInterrupt``: Hypothesis does not take it for a
+    failure to shrink, and an implementation's ``except Exception`` does not swallow it.
+    """
 
 
 class SubjectError(CtxpactError):
@@ -64,6 +89,9 @@ class CheckContext:
         self.options: Mapping[str, Any] = options or {}
         self.example: dict[str, JsonValue] | None = None
         self.steps: list[JsonValue] = []
+        #: The last failure :meth:`expect` raised: what a time limit that interrupts the
+        #: shrinking of a failure reports instead of the interruption.
+        self.last_failure: CheckFailure | None = None
 
     def subject(self, *args: Any) -> Any:  # noqa: ANN401 - the component's own type
         """A fresh instance of the implementation (the factory's arguments pass through)."""
@@ -85,8 +113,20 @@ class CheckContext:
         """Remember one step of a stateful example."""
         self.steps.append({"step": name, **{k: as_json(v) for k, v in arguments.items()}})
 
-    def expect(self, condition: bool, message: str) -> None:
+    def expect(
+        self,
+        condition: bool,
+        message: str,
+        *,
+        clause: str = "",
+        returned: object = MISSING,
+        expected: object = MISSING,
+    ) -> None:
         """Fail the check with *message* unless *condition* holds.
+
+        *clause* names the one clause that broke (among the check's); *returned* and
+        *expected* are what the implementation gave and what that clause asks for, shown
+        whole beside the message (which may abbreviate them). Both are copied to JSON now.
 
         The example that failed is kept: Hypothesis runs every explicit example before it
         reports the first failure, so the last one recorded is not always the one that failed.
@@ -100,6 +140,12 @@ class CheckContext:
                 raise handling
             failure = CheckFailure(message)
             failure.example = (self.example, list(self.steps))
+            failure.clause = clause
+            if returned is not MISSING or expected is not MISSING:
+                failure.mismatch = Mismatch(
+                    returned=_evidence(returned), expected=_evidence(expected)
+                )
+            self.last_failure = failure
             raise failure
 
     def counterexample(self, error: BaseException | None = None) -> JsonValue:
@@ -117,6 +163,22 @@ class CheckContext:
         if steps:
             document["steps"] = list(steps)
         return document
+
+
+def _evidence(value: object) -> JsonValue:
+    return None if value is MISSING else as_json(value)
+
+
+def clauses_named(message: str, clauses: Sequence[str]) -> tuple[str, ...]:
+    """The clause ids among *clauses* that *message* names, in the order of *clauses*.
+
+    An id counts as a whole word: ``PRJ-1`` is not named by ``PRJ-12``.
+    """
+    return tuple(
+        clause
+        for clause in clauses
+        if re.search(rf"(?<![\w-]){re.escape(clause)}(?![\w-])", message) is not None
+    )
 
 
 def describe(value: object, limit: int = 300) -> str:

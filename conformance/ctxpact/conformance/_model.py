@@ -82,8 +82,22 @@ class ExpectedFailure:
 
 
 @frozen(kw_only=True)
+class Mismatch:
+    """What the implementation returned beside what the broken clause expected, as JSON."""
+
+    returned: JsonValue
+    expected: JsonValue
+
+
+@frozen(kw_only=True)
 class CheckResult:
-    """The outcome of one check, with the shrunk counterexample of a failure."""
+    """The outcome of one check, with the shrunk counterexample of a failure.
+
+    ``clause`` is the one clause that broke, when the check knows it (one of ``clauses``);
+    ``mismatch`` what the implementation returned and what that clause expected; ``location``
+    the implementation's own frame (``path:line in function``) where an exception it raised,
+    or an interrupted example, was.
+    """
 
     check_id: str
     clauses: tuple[str, ...]
@@ -92,6 +106,9 @@ class CheckResult:
     duration: float
     message: str = ""
     counterexample: JsonValue = None
+    clause: str = ""
+    mismatch: Mismatch | None = None
+    location: str = ""
 
 
 @frozen(kw_only=True)
@@ -107,12 +124,18 @@ class Implementation:
 
 @frozen(kw_only=True)
 class ConformanceReport:
-    """Every check's result for one implementation, with totals."""
+    """Every check's result for one implementation, with totals.
+
+    A run stopped by Ctrl-C is ``interrupted``; ``not_run`` lists the selected checks it did
+    not finish, in run order. ``str(report)`` is the plain-text report :meth:`format` writes.
+    """
 
     implementation: Implementation
     results: tuple[CheckResult, ...]
     profile: str
     seed: int | None = None
+    interrupted: bool = False
+    not_run: tuple[str, ...] = ()
 
     def count(self, outcome: Outcome) -> int:
         """How many checks ended with *outcome*."""
@@ -120,10 +143,27 @@ class ConformanceReport:
 
     @property
     def ok(self) -> bool:
-        """True when no check failed or errored (skips and expected failures are fine)."""
-        return not self.failures
+        """True when no check failed or errored (skips and expected failures are fine).
+
+        An interrupted run is not ok: the checks it did not run proved nothing.
+        """
+        return not self.failures and not self.interrupted
 
     @property
     def failures(self) -> tuple[CheckResult, ...]:
         """The results that failed or errored."""
         return tuple(r for r in self.results if r.outcome in (Outcome.FAIL, Outcome.ERROR))
+
+    def format(self, *, color: bool = False) -> str:
+        """The report for a person: its failures, grouped by cause, and the counts.
+
+        Checks that failed with the same error are one block that names them all; each
+        counterexample is shown once, as JSON, with what the implementation returned beside
+        what the broken clause expected. *color* adds ANSI colours, for a terminal.
+        """
+        from ctxpact.conformance._format import format_report  # noqa: PLC0415 - a cycle
+
+        return format_report(self, color=color)
+
+    def __str__(self) -> str:
+        return self.format()

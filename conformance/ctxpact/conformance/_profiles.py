@@ -6,13 +6,16 @@ not change the Hypothesis profile of the project that runs it.
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 _BASE = settings(
     deadline=None,
     database=None,
     print_blob=False,
     report_multiple_bugs=False,
+    # No explain phase: its "Explanation" lines point into the suite's own files, and it
+    # re-runs the failing example under a tracer, which costs time after every failure.
+    phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink),
     suppress_health_check=[
         HealthCheck.too_slow,
         HealthCheck.data_too_large,
@@ -28,6 +31,14 @@ PROFILES: dict[str, settings] = {
     "thorough": settings(_BASE, max_examples=600, derandomize=False, stateful_step_count=50),
 }
 DEFAULT_PROFILE = "default"
+
+#: Seconds one check of an in-process target may run before it is interrupted and reported
+#: as an error (SUITE-6), by profile; ``--timeout`` and ``timeout=`` override them. About
+#: thirty times the slowest reference check at each profile (0.9 s at ``default``), so an
+#: implementation much slower than the reference fits, and a hang costs seconds, not a job.
+TIME_LIMITS: dict[str, float] = {"quick": 15.0, "default": 30.0, "thorough": 300.0}
+#: Seconds Hypothesis may spend shrinking one check's failure, by profile (SUITE-7).
+SHRINK_LIMITS: dict[str, float] = {"quick": 5.0, "default": 10.0, "thorough": 60.0}
 
 
 def profile_settings(name: str, *, seed: int | None = None) -> settings:

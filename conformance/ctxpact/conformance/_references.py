@@ -112,7 +112,7 @@ def reference_targets() -> tuple[Target, ...]:
         target(
             "SqliteSessionStore", Component.SESSION_STORE, lambda: SqliteSessionStore(":memory:")
         ),
-        target("Agent", Component.RUNTIME, reference_runtime, exact),
+        target("Agent", Component.RUNTIME, reference_runtime),
         target(
             "WindowedMemoryCompressor",
             Component.MEMORY_COMPRESSOR,

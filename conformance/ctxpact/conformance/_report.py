@@ -37,15 +37,30 @@ def _result(implementation: str, result: CheckResult) -> JsonObject:
         "duration": result.duration,
         "message": result.message,
         "counterexample": result.counterexample,
+        "clause": result.clause or None,
+        "mismatch": (
+            None
+            if result.mismatch is None
+            else {"returned": result.mismatch.returned, "expected": result.mismatch.expected}
+        ),
+        "location": result.location or None,
     }
 
 
-def run_document(
-    reports: Sequence[ConformanceReport], *, profile: str, seed: int | None, duration: float
+def run_document(  # noqa: PLR0913 - every part of the run, all keywords
+    reports: Sequence[ConformanceReport],
+    *,
+    profile: str,
+    seed: int | None,
+    duration: float,
+    interrupted: bool = False,
+    not_run: Sequence[tuple[str, str]] = (),
 ) -> JsonObject:
     """The JSON document of a whole run: header, implementations, one record a check, footer.
 
-    It validates against the ``conformance-report`` schema; this function checks that.
+    An *interrupted* run (Ctrl-C) says so in its footer and lists in ``notRun`` the
+    ``(implementation, check id)`` pairs it did not run. The document validates against the
+    ``conformance-report`` schema; this function checks that.
     """
     results: list[JsonValue] = [
         _result(report.implementation.name, result)
@@ -76,6 +91,10 @@ def run_document(
         },
         "implementations": implementations,
         "results": results,
+        "notRun": [
+            {"implementation": implementation, "checkId": check_id}
+            for implementation, check_id in not_run
+        ],
         "footer": {
             "total": len(every),
             **{
@@ -89,6 +108,7 @@ def run_document(
                 )
             },
             "duration": round(duration, 3),
+            "interrupted": interrupted,
         },
     }
     validate(document, "conformance-report")
@@ -145,6 +165,15 @@ def markdown(reports: Sequence[ConformanceReport]) -> str:
                 result.message.strip(),
                 "```",
             ]
+            if result.clause:
+                lines += ["", f"Clause: {result.clause}"]
+            if result.mismatch is not None:
+                lines += [
+                    "",
+                    f"Returned: `{_cell(compact_json(result.mismatch.returned))}`",
+                    "",
+                    f"Expected: `{_cell(compact_json(result.mismatch.expected))}`",
+                ]
             if result.counterexample is not None:
                 lines += [
                     "",

@@ -7,24 +7,31 @@ from typing import Any
 
 from attrs import field, frozen
 
-from ctxpact.conformance._model import Claim, Component, ExpectedFailure, Implementation
-from ctxpact.spec import (
-    AgentMemory,
-    CompactPolicy,
-    ContextProjector,
-    CtxpactError,
-    ModelPrompt,
-    ModelResult,
+from ctxpact.conformance._errors import TargetError
+from ctxpact.conformance._factory import (
+    factory_call,
+    first_positional,
+    refuse_required,
+    signature_of,
+    wants_argument,
 )
-
-
-class TargetError(CtxpactError, TypeError):
-    """Something given to the suite is not an implementation it can check."""
+from ctxpact.conformance._model import Claim, Component, ExpectedFailure, Implementation
+from ctxpact.reference.session import SessionStore
+from ctxpact.spec import AgentMemory, CompactPolicy, ContextProjector, ModelPrompt, ModelResult
 
 
 def claims_of(values: Iterable[Claim | str]) -> frozenset[Claim]:
-    """Claims from their enum members or their names (``"generic"``, ``"exact"``, ...)."""
-    claims = set()
+    """Claims from their enum members or their names (``"generic"``, ``"exact"``, ...).
+
+    ``generic`` is always among them (SUITE-2): every other claim is a promise on top of the
+    invariants any implementation of the component keeps.
+    """
+    if isinstance(values, str):
+        raise TargetError(
+            f"Expected the claims as a list of names (e.g. [{values!r}]) but got the string "
+            f"{values!r}"
+        )
+    claims = {Claim.GENERIC}
     for value in values:
         if isinstance(value, Claim):
             claims.add(value)
@@ -49,10 +56,12 @@ def _options(values: Mapping[str, Any]) -> Mapping[str, Any]:
 class Target:
     """An implementation to check, declared completely.
 
-    ``factory`` builds a fresh instance: with no argument for a projector, a memory, a
-    session store or a summary parser; with a :class:`~ctxpact.spec.ModelClient` for a
-    compact policy (which may ignore it). ``options`` carry what claimed checks need to know,
-    e.g. ``{"max_items": 4}`` for an LLM summary policy.
+    ``factory`` builds a fresh instance, called as SUITE-4 says: with no argument for a
+    projector, a memory, a session store or a summary parser; for a compact policy with the
+    :class:`~ctxpact.spec.ModelClient` the suite scripts when its first parameter has no
+    default, with no argument otherwise. ``claims`` always include ``generic``. ``options``
+    carry what claimed checks need to know, e.g. ``{"max_items": 4}`` for an LLM summary
+    policy.
     """
 
     name: str
@@ -63,6 +72,9 @@ class Target:
     expected_failures: tuple[ExpectedFailure, ...] = field(default=(), converter=_expected)
     language: str = "python"
     version: str = ""
+    #: False for a target a harness serves: it is bounded by the harness's per-request
+    #: timeout, not by the per-check time limit (SUITE-6), which would interrupt a request.
+    in_process: bool = True
 
     @property
     def implementation(self) -> Implementation:
@@ -83,50 +95,61 @@ class _SilentModel:
         raise TargetError(f"the probe model was called with {prompt.model!r}")
 
 
-def _ignore_arguments(factory: Callable[[], Any]) -> Callable[..., Any]:
-    def build(*_: object) -> Any:  # noqa: ANN401 - the component's own type
-        return factory()
+#: The components a product reveals, by the protocol it satisfies, in the order tried.
+_INFERRED = (
+    (ContextProjector, Component.PROJECTOR),
+    (CompactPolicy, Component.COMPACT_POLICY),
+    (AgentMemory, Component.AGENT_MEMORY),
+    (SessionStore, Component.SESSION_STORE),
+)
 
-    return build
+
+def _component_of(product: object) -> Component | None:
+    for protocol, component in _INFERRED:
+        if isinstance(product, protocol):
+            return component
+    return Component.SUMMARY_PARSER if callable(product) else None
 
 
 def infer_target(obj: object, *, name: str, claims: Iterable[Claim | str] = ()) -> Target:
-    """Turn what a user named into a :class:`Target`.
+    """Turn what a user named into a :class:`Target` (SUITE-5).
 
     A :class:`Target` is taken as it is. Anything else must be a factory (a class or a
-    function) whose product reveals the component: a projector, a compact policy, an agent
-    memory, or a callable summary parser.
+    function): it is called once as the rule of SUITE-4 says (with a model client when its
+    first parameter has no default, with no argument otherwise), and what it builds reveals
+    the component: a projector (``project``), a compact policy (``should_compact`` and
+    ``compact``), an agent memory (the operations of MEM-1), a session store (``save`` and
+    ``load``), or else, when it is callable, a summary parser.
     """
     if isinstance(obj, Target):
         return obj
     if not callable(obj):
         raise TargetError(f"Expected a Target or a factory at {name} but got {obj!r}")
-    factory: Callable[..., Any]
+    signature = signature_of(obj)
+    wants_client = signature is not None and wants_argument(signature)
+    if signature is not None:
+        # Whatever the component, at most the first positional parameter can be given.
+        rule = "a factory is called with no argument (a compact policy's with the model client)"
+        refuse_required(name, signature, rule, allowed=first_positional(signature))
     try:
-        try:
-            product = obj()
-        except TypeError:
-            # Compact-policy factories take the model client the suite scripts.
-            product = obj(_SilentModel())
-            factory = obj
-        else:
-            factory = _ignore_arguments(obj)
+        product = obj(_SilentModel()) if wants_client else obj()
     except Exception as error:
+        called = "with a model client" if wants_client else "with no argument"
         raise TargetError(
-            f"{name} is not a factory the suite can call: calling it with no argument or with "
-            f"a model client raised {type(error).__name__}: {error}"
+            f"{name} is not a factory the suite can call: calling it {called} raised "
+            f"{type(error).__name__}: {error}"
         ) from error
-    chosen = claims_of(claims) or frozenset({Claim.GENERIC})
-    for protocol, component in (
-        (ContextProjector, Component.PROJECTOR),
-        (CompactPolicy, Component.COMPACT_POLICY),
-        (AgentMemory, Component.AGENT_MEMORY),
-    ):
-        if isinstance(product, protocol):
-            return Target(name=name, component=component, factory=factory, claims=chosen)
-    if callable(product):
-        return Target(name=name, component=Component.SUMMARY_PARSER, factory=factory, claims=chosen)
-    raise TargetError(
-        f"{name} built a {type(product).__name__}, which is neither a projector, a compact "
-        "policy, an agent memory nor a summary parser; declare it with ctxpact.conformance.Target"
-    )
+    component = _component_of(product)
+    if component is None:
+        raise TargetError(
+            f"{name} built a {type(product).__name__}, which is neither a projector, a compact "
+            "policy, an agent memory, a session store nor a summary parser; declare it with "
+            "ctxpact.conformance.Target"
+        )
+    factory_call(obj, component, name=name)  # a signature the component cannot use: refused
+    return Target(name=name, component=component, factory=obj, claims=claims_of(claims))
+
+
+# TargetError lives in _errors (the factory rule needs it too) and is re-exported here, where
+# it was defined first.
+__all__ = ["Target", "TargetError", "claims_of", "infer_target"]

@@ -1,8 +1,9 @@
 """The ``ctxpact`` command: check implementations, export the schemas and the vectors.
 
-Exit status of ``ctxpact check``: 0 when every check passed (or was skipped or an expected
-failure), 1 when some check failed or errored, 2 on a usage or import error, or when a
-harness (``--exec``) cannot be started.
+Exit status of ``ctxpact check`` (SUITE-1): 0 when every check passed (or was skipped or an
+expected failure), 1 when some check failed or errored, 2 on a usage or import error (before
+any check runs), or when a harness (``--exec``) cannot be started, and 130 when Ctrl-C
+stopped the run (after the report of what ran).
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ import contextlib
 import importlib
 import io
 import json
+import os
+import shlex
+import shutil
 import sys
 import time
 from collections.abc import Sequence
@@ -20,11 +24,26 @@ from typing import TextIO
 
 import attrs
 
-from ctxpact.conformance._model import CheckResult, ConformanceReport, Outcome
-from ctxpact.conformance._profiles import DEFAULT_PROFILE, PROFILES
+from ctxpact.conformance._claims import (
+    MissingOptionError,
+    check_options,
+    claims_help,
+    options_help,
+)
+from ctxpact.conformance._format import counts, failure_blocks, header, interruption, paint
+from ctxpact.conformance._model import (
+    Check,
+    CheckResult,
+    ConformanceReport,
+    ExpectedFailure,
+    Outcome,
+)
+from ctxpact.conformance._profiles import DEFAULT_PROFILE, PROFILES, SHRINK_LIMITS, TIME_LIMITS
 from ctxpact.conformance._references import reference_targets
 from ctxpact.conformance._report import markdown, run_document
+from ctxpact.conformance._runner import RunInterrupted, check_keywords, prepare
 from ctxpact.conformance._target import Target, TargetError, infer_target
+from ctxpact.conformance.checks import ALL_CHECKS, checks_for
 from ctxpact.conformance.harness import (
     DEFAULT_MAX_LINE_BYTES,
     DEFAULT_TIMEOUT,
@@ -35,7 +54,7 @@ from ctxpact.conformance.harness import (
 from ctxpact.conformance.vectors import export_vectors
 from ctxpact.spec import ContextBudget, SchemaValidationError, from_json, load_schema, schema_names
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 class UsageError(Exception):
@@ -70,49 +89,102 @@ def load_target(spec: str, *, claims: Sequence[str]) -> Target:
         raise UsageError(str(error)) from None
 
 
-class _Progress:
-    """One line a check on a terminal; nothing otherwise."""
+def use_color(stream: TextIO, mode: str) -> bool:
+    """Whether to colour *stream*: ``always``, ``never``, or ``auto``.
 
-    def __init__(self, stream: TextIO) -> None:
+    ``auto`` colours a terminal that is not ``TERM=dumb``, unless ``NO_COLOR`` is set to
+    anything but the empty string; ``FORCE_COLOR`` (non-empty) colours any stream.
+    """
+    if mode != "auto":
+        return mode == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return stream.isatty() and os.environ.get("TERM") != "dumb"
+
+
+_MARKS = {Outcome.PASS: "ok", Outcome.SKIP: "skip", Outcome.XFAIL: "xfail"}
+
+
+class Progress:
+    """One line a check on *stream* (stderr), with N/total and the time since the start.
+
+    On a terminal the check about to run is shown first, and its result line replaces it.
+    """
+
+    def __init__(self, stream: TextIO, *, total: int, color: bool, quiet: bool = False) -> None:
         self.stream = stream
-        self.live = stream.isatty()
+        self.total = total
+        self.color = color
+        self.quiet = quiet
+        self.live = stream.isatty() and not quiet
+        self.done = 0
+        self.started = time.perf_counter()
 
-    def start(self, target: Target) -> None:
-        if self.live:
-            self.stream.write(f"{target.name} ({target.component.value})\n")
-
-    def __call__(self, result: CheckResult) -> None:
-        if self.live:
-            mark = {Outcome.PASS: "ok", Outcome.SKIP: "skip", Outcome.XFAIL: "xfail"}.get(
-                result.outcome, result.outcome.value.upper()
-            )
-            self.stream.write(f"  {mark:<6} {result.check_id} ({result.duration:.2f}s)\n")
+    def _write(self, text: str) -> None:
+        if not self.quiet:
+            self.stream.write(text)
             self.stream.flush()
 
+    def _counter(self) -> str:
+        width = len(str(self.total))
+        elapsed = time.perf_counter() - self.started
+        return f"[{self.done:>{width}}/{self.total} {elapsed:6.1f}s]"
 
-def _summary(reports: Sequence[ConformanceReport], duration: float, stream: TextIO) -> None:
-    for report in reports:
-        for failure in report.failures:
-            stream.write(
-                f"\n{failure.outcome.value.upper()} {report.implementation.name} "
-                f"{failure.check_id} ({', '.join(failure.clauses)}): {failure.title}\n"
-                f"{failure.message.strip()}\n"
-            )
-            if failure.counterexample is not None:
-                text = json.dumps(failure.counterexample, ensure_ascii=False)
-                stream.write(f"counterexample: {text}\n")
-    every = [result for report in reports for result in report.results]
-    counts = ", ".join(
-        f"{sum(r.outcome is outcome for r in every)} {label}"
-        for outcome, label in (
-            (Outcome.PASS, "passed"),
-            (Outcome.FAIL, "failed"),
-            (Outcome.SKIP, "skipped"),
-            (Outcome.XFAIL, "xfailed"),
-            (Outcome.ERROR, "errored"),
+    def start(self, target: Target) -> None:
+        """A target begins."""
+        claims = ", ".join(sorted(claim.value for claim in target.claims))
+        self._write(f"{target.name} ({target.component.value}; claims: {claims})\n")
+
+    def starting(self, check: Check) -> None:
+        """A check begins (shown on a terminal only)."""
+        if self.live:
+            self.done += 1
+            self._write(f"  {self._counter()} ...    {check.id}\r")
+            self.done -= 1
+
+    def __call__(self, result: CheckResult) -> None:
+        """A check ended."""
+        self.done += 1
+        mark = _MARKS.get(result.outcome, result.outcome.value.upper())
+        painted = paint(f"{mark:<6}", result.outcome, color=self.color)
+        clear = "\x1b[K" if self.live else ""
+        self._write(
+            f"  {self._counter()} {painted} {result.check_id} ({result.duration:.2f}s){clear}\n"
         )
+
+
+def _summary(
+    reports: Sequence[ConformanceReport], duration: float, stream: TextIO, *, color: bool
+) -> None:
+    for report in reports:
+        blocks = failure_blocks(report, color=color)
+        stopped = interruption(report)
+        line = f"{header(report)}: {counts(report.results, color=color)}"
+        stream.write("\n" + "\n\n".join([line, *blocks, *([stopped] if stopped else [])]) + "\n")
+    every = [result for report in reports for result in report.results]
+    stream.write(f"\nctxpact check: {counts(every, color=color)} in {duration:.1f}s\n")
+
+
+def _python_hint(command: str) -> str:
+    """Why ``python`` in a harness command may not be the interpreter running ctxpact."""
+    try:
+        program = shlex.split(command)[0]
+    except (ValueError, IndexError):
+        return ""
+    if Path(program).name not in ("python", "python3", f"python3.{sys.version_info.minor}"):
+        return ""
+    if os.sep in program:
+        return ""
+    found = shutil.which(program)
+    if found is not None and Path(found).resolve() == Path(sys.executable).resolve():
+        return ""
+    where = f"runs {found}" if found is not None else "is not on PATH"
+    return (
+        f" ({program!r} {where}, not the Python running ctxpact: activate its virtual "
+        f"environment or write its path, {sys.executable})"
     )
-    stream.write(f"\nctxpact check: {counts} in {duration:.1f}s\n")
 
 
 def _harness_targets(arguments: argparse.Namespace, stack: contextlib.ExitStack) -> list[Target]:
@@ -122,14 +194,14 @@ def _harness_targets(arguments: argparse.Namespace, stack: contextlib.ExitStack)
         try:
             connection = HarnessConnection(
                 command,
-                timeout=arguments.timeout,
+                timeout=arguments.timeout or DEFAULT_TIMEOUT,
                 validate=arguments.validate_protocol,
                 max_line_bytes=arguments.max_line_bytes,
             )
             stack.callback(connection.close)
             targets.extend(harness_targets(connection))
         except (HarnessStartError, ValueError) as error:
-            raise UsageError(str(error)) from None
+            raise UsageError(f"{error}{_python_hint(command)}") from None
     return targets
 
 
@@ -153,8 +225,46 @@ def _options(pairs: Sequence[str]) -> dict[str, object]:
     return options
 
 
-def _with_options(target: Target, options: dict[str, object]) -> Target:
-    return attrs.evolve(target, options={**target.options, **options}) if options else target
+def _expected_failures(pairs: Sequence[str], files: Sequence[Path]) -> list[ExpectedFailure]:
+    """``CHECK_ID=REASON`` from ``--xfail`` and from the lines of ``--xfail-file`` files.
+
+    In a file, blank lines and lines starting with ``#`` are skipped.
+    """
+    entries = [(pair, "--xfail") for pair in pairs]
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            raise UsageError(f"--xfail-file {path}: {error}") from None
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.strip() and not line.lstrip().startswith("#"):
+                entries.append((line.strip(), f"{path}:{number}"))
+    expected = []
+    for entry, where in entries:
+        check_id, equals, reason = entry.partition("=")
+        if not equals or not check_id.strip() or not reason.strip():
+            raise UsageError(
+                f"{where}: expected CHECK_ID=REASON (e.g. projector.max-items=keeps the system "
+                f"message) but got {entry!r}"
+            )
+        expected.append(ExpectedFailure(check_id=check_id.strip(), reason=reason.strip()))
+    return expected
+
+
+def _with_expected(targets: list[Target], expected: Sequence[ExpectedFailure]) -> list[Target]:
+    """Each target with the expected failures of its component's checks."""
+    known = {check.id: check.component for check in ALL_CHECKS}
+    components = {target.component for target in targets}
+    for entry in expected:
+        if known.get(entry.check_id) not in components:
+            where = ", ".join(sorted(c.value for c in components))
+            raise UsageError(f"--xfail {entry.check_id}: no such check for the {where} checked")
+    updated = []
+    for target in targets:
+        mine = {e.check_id: e for e in target.expected_failures}
+        mine.update({e.check_id: e for e in expected if known[e.check_id] is target.component})
+        updated.append(attrs.evolve(target, expected_failures=tuple(mine.values())))
+    return updated
 
 
 def _writable(path: Path | None, option: str) -> None:
@@ -163,53 +273,147 @@ def _writable(path: Path | None, option: str) -> None:
         raise UsageError(f"{option} {path}: expected a file in an existing directory")
 
 
+def _named_targets(arguments: argparse.Namespace) -> list[Target]:
+    options = _options(arguments.option)
+    targets = []
+    for spec in arguments.targets:
+        target = load_target(spec, claims=arguments.claim)
+        try:
+            check_options(target.component, target.claims, target.options)
+            check_options(target.component, target.claims, options, cli=True)
+        except TargetError as error:
+            raise UsageError(f"{spec}: {error}") from None
+        targets.append(attrs.evolve(target, options={**target.options, **options}))
+    return targets
+
+
+def _targets(arguments: argparse.Namespace, stack: contextlib.ExitStack) -> list[Target]:
+    """The targets of the run: the named ones, those the harnesses serve, or the reference."""
+    if not (arguments.targets or arguments.exec):
+        if arguments.claim or arguments.option:
+            raise UsageError(
+                "--claim and --option apply to named implementations, not to the reference"
+            )
+        return list(reference_targets())
+    if arguments.claim and not arguments.targets:
+        raise UsageError(
+            "--claim applies to module:attr implementations; a harness declares its own claims"
+        )
+    if arguments.option and not arguments.targets:
+        raise UsageError(
+            "--option applies to module:attr implementations; a harness declares its own options"
+        )
+    return _named_targets(arguments) + _harness_targets(arguments, stack)
+
+
+def _plan(targets: Sequence[Target], keywords: Sequence[str]) -> list[list[Check]]:
+    """Each target's checks, validated before any runs: a usage error stops the run here."""
+    components = {target.component for target in targets}
+    try:
+        check_keywords(
+            keywords,
+            [check for component in components for check in checks_for(component)],
+            "the targets checked",
+        )
+    except TargetError as error:
+        raise UsageError(f"-k: {error}") from None
+    planned = []
+    for target in targets:
+        try:
+            planned.append(
+                prepare(
+                    ALL_CHECKS,
+                    implementation=target.implementation,
+                    factory=target.factory,
+                    options=target.options,
+                    keywords=keywords,
+                    expected_failures=target.expected_failures,
+                )
+            )
+        except MissingOptionError as error:
+            if not target.in_process:
+                raise UsageError(
+                    f"{target.name}: {error.spelled(cli=False)} (in the options its harness "
+                    "declares, camelCase)"
+                ) from None
+            raise UsageError(f"{target.name}: {error.spelled(cli=True)}") from None
+        except TargetError as error:
+            raise UsageError(f"{target.name}: {error}") from None
+    return planned
+
+
 def _check(arguments: argparse.Namespace) -> int:
     if arguments.validate_protocol and not arguments.exec:
         raise UsageError("-V/--validate-protocol applies to harnesses named with --exec")
     _writable(arguments.json, "--json")
     _writable(arguments.markdown, "--markdown")
-    with contextlib.ExitStack() as stack:
-        if arguments.targets or arguments.exec:
-            if arguments.claim and not arguments.targets:
-                raise UsageError(
-                    "--claim applies to module:attr implementations; a harness "
-                    "declares its own claims"
-                )
-            options = _options(arguments.option)
-            targets = [
-                _with_options(load_target(spec, claims=arguments.claim), options)
-                for spec in arguments.targets
-            ]
-            targets += _harness_targets(arguments, stack)
-        else:
-            if arguments.claim or arguments.option:
-                raise UsageError(
-                    "--claim and --option apply to named implementations, not to the reference"
-                )
-            targets = list(reference_targets())
-        progress = _Progress(sys.stderr)
-        started = time.perf_counter()
-        reports = []
-        from ctxpact.conformance._api import check_target  # noqa: PLC0415 - keeps --help fast
+    expected = _expected_failures(arguments.xfail, arguments.xfail_file)
+    from ctxpact.conformance._api import run_target  # noqa: PLC0415 - keeps --help fast
 
-        for target in targets:
+    reports: list[ConformanceReport] = []
+    interrupted = False
+    not_started: list[tuple[Target, list[Check]]] = []
+    color = use_color(sys.stderr, arguments.color)
+    with contextlib.ExitStack() as stack:
+        targets = _with_expected(_targets(arguments, stack), expected)
+        planned = _plan(targets, arguments.keyword)
+        progress = Progress(
+            sys.stderr,
+            total=sum(len(checks) for checks in planned),
+            color=color,
+            quiet=arguments.quiet,
+        )
+        started = progress.started
+        for index, target in enumerate(targets):
             progress.start(target)
             try:
-                report = check_target(
+                report = run_target(
                     target,
                     profile=arguments.profile,
                     seed=arguments.seed,
                     keywords=arguments.keyword,
                     progress=progress,
+                    starting=progress.starting,
+                    timeout=arguments.timeout,
                 )
+            except RunInterrupted as stop:
+                reports.append(stop.report)
+                not_started = list(zip(targets[index + 1 :], planned[index + 1 :], strict=True))
+                interrupted = True
+                break
+            except KeyboardInterrupt:
+                not_started = list(zip(targets[index:], planned[index:], strict=True))
+                interrupted = True
+                break
             except TargetError as error:
                 raise UsageError(str(error)) from None
             reports.append(report)
-        duration = time.perf_counter() - started
-    _summary(reports, duration, sys.stdout)
+    duration = time.perf_counter() - started
+    stdout_color = use_color(sys.stdout, arguments.color)
+    _summary(reports, duration, sys.stdout, color=stdout_color)
+    if interrupted:
+        skipped = sum(len(checks) for _, checks in not_started)
+        names = ", ".join(target.name for target, _ in not_started)
+        sys.stdout.write(
+            "ctxpact check: interrupted by Ctrl-C"
+            + (
+                f"; {len(not_started)} targets did not start ({skipped} checks): {names}"
+                if not_started
+                else ""
+            )
+            + "\n"
+        )
+    not_run = [
+        (report.implementation.name, check_id) for report in reports for check_id in report.not_run
+    ] + [(target.name, check.id) for target, checks in not_started for check in checks]
     if arguments.json is not None:
         document = run_document(
-            reports, profile=arguments.profile, seed=arguments.seed, duration=duration
+            reports,
+            profile=arguments.profile,
+            seed=arguments.seed,
+            duration=duration,
+            interrupted=interrupted,
+            not_run=not_run,
         )
         # ASCII-escaped: a counterexample may hold lone surrogates, which UTF-8 cannot carry.
         arguments.json.write_text(
@@ -219,6 +423,8 @@ def _check(arguments: argparse.Namespace) -> int:
         arguments.markdown.write_text(
             markdown(reports), encoding="utf-8", errors="backslashreplace"
         )
+    if interrupted:
+        return EXIT_INTERRUPTED
     return EXIT_OK if all(report.ok for report in reports) else EXIT_FAILED
 
 
@@ -268,6 +474,24 @@ def _byte_count(text: str) -> int:
     return value
 
 
+def _check_epilog() -> str:
+    shrink = ", ".join(f"{name} {SHRINK_LIMITS[name]:g} s" for name in sorted(PROFILES))
+    return (
+        "claims (each selects the checks of its name; generic is always included):\n"
+        f"{claims_help(ALL_CHECKS)}\n\n"
+        "options (--option KEY=JSON; an option no claimed check reads is an error):\n"
+        f"{options_help()}\n\n"
+        "factories: a projector, memory, summary parser or session store factory is called\n"
+        "with no argument; a compact-policy factory with the suite's model client when its\n"
+        "first parameter has no default, with no argument otherwise.\n\n"
+        "progress: one line a check on stderr (N/total, seconds since the start); the report\n"
+        f"on stdout. Shrinking a failure stops after {shrink}.\n\n"
+        "exit status: 0 all passed (skips and expected failures included), 1 a check failed\n"
+        "or errored, 2 a usage or import error or a harness that cannot start (before any\n"
+        "check runs), 130 interrupted by Ctrl-C (after the report of what ran)."
+    )
+
+
 def parser() -> argparse.ArgumentParser:
     """The command line's parser."""
     top = argparse.ArgumentParser(
@@ -283,6 +507,8 @@ def parser() -> argparse.ArgumentParser:
         description="Run the conformance suite against the named implementations (module:attr "
         "factories or ctxpact.conformance.Target objects) and the targets of the --exec "
         "harnesses, or against the reference implementations when none is named.",
+        epilog=_check_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument("targets", nargs="*", metavar="module:attr")
     check.add_argument(
@@ -312,22 +538,37 @@ def parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="WORD",
-        help="only checks whose id or clauses contain WORD ('not WORD' excludes)",
+        help="only checks whose id or clauses contain WORD ('not WORD' excludes); each WORD "
+        "must match some check; repeatable",
+    )
+    check.add_argument(
+        "--claim",
+        action="append",
+        default=[],
+        help="a claim of the named factories (see below; generic is always included); repeatable",
     )
     check.add_argument(
         "--option",
         action="append",
         default=[],
         metavar="KEY=JSON",
-        help="an option of the named factories' claimed checks, e.g. max_items=4, "
-        "tiers=false or budget='{\"maxItems\": 4}'; repeatable",
+        help="an option the named factories' claimed checks read (see below), e.g. "
+        "max_items=4 or budget='{\"maxItems\": 4}'; repeatable",
     )
     check.add_argument(
-        "--claim",
+        "--xfail",
         action="append",
         default=[],
-        help="a claim of the named factories (generic, pair-integrity, exact, "
-        "llm-summary); repeatable",
+        metavar="CHECK_ID=REASON",
+        help="a check known to fail, and why; strict: it fails the run when it passes; repeatable",
+    )
+    check.add_argument(
+        "--xfail-file",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="PATH",
+        help="read CHECK_ID=REASON lines (blank lines and # comments skipped) as --xfail",
     )
     check.add_argument(
         "--exec",
@@ -344,13 +585,28 @@ def parser() -> argparse.ArgumentParser:
         help="validate every message to and from the --exec harnesses against "
         "schemas/harness/ (for harness authors)",
     )
+    limits = ", ".join(f"{name} {TIME_LIMITS[name]:g}" for name in sorted(PROFILES))
     check.add_argument(
         "--timeout",
         type=_seconds,
-        default=DEFAULT_TIMEOUT,
+        default=None,
         metavar="SECONDS",
-        help="seconds a harness may take to answer one request before it is killed and "
-        "restarted (default: %(default)s)",
+        help="the time limit of one check of a named or reference implementation, after "
+        f"which it is interrupted and reported as an error (default by profile: {limits}); "
+        "and the seconds a harness may take to answer one request before it is killed and "
+        f"restarted (default {DEFAULT_TIMEOUT:g})",
+    )
+    check.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no per-check progress lines on stderr, only the report on stdout",
+    )
+    check.add_argument(
+        "--color",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="colour the output: auto (a terminal, unless NO_COLOR is set), always or never",
     )
     check.add_argument(
         "--max-line-bytes",
@@ -386,6 +642,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="backslashreplace")
     try:
         status: int = arguments.run(arguments)
+    except KeyboardInterrupt:  # before the run started, or while its report was written
+        sys.stderr.write("ctxpact: interrupted\n")
+        return EXIT_INTERRUPTED
     except OSError as error:  # an export or report path that cannot be written
         sys.stderr.write(f"ctxpact: error: {error}\n")
         return EXIT_USAGE

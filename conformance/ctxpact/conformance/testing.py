@@ -11,28 +11,53 @@
             return MyProjector()
 
 Test names are stable (``test_<check id>``), so a single check can be overridden or
-deselected by name. Known failures go in ``expected_failures``; they are strict.
+deselected by name. Known failures go in ``expected_failures``; they are strict. The class
+is checked when it is defined: an attribute that looks like a misspelt setting (``claim``
+for ``claims``), a claim that selects no check, an option no claimed check reads, a missing
+option or a ``factory`` the suite cannot call is a :class:`~ctxpact.conformance.TargetError`
+at collection, once, not one failure per test. ``factory`` is called as SUITE-4 says (for a
+compact policy: ``def factory(self, model_client)`` gets the client, ``def factory(self)``
+nothing).
+
+The plugin's options ``--ctxpact-profile``, ``--ctxpact-seed`` and ``--ctxpact-timeout``
+(or the environment variables ``CTXPACT_CONFORMANCE_PROFILE``, ``CTXPACT_CONFORMANCE_SEED``
+and ``CTXPACT_CONFORMANCE_TIMEOUT``) choose the profile, the seed and each check's time
+limit; a class's ``timeout`` attribute overrides the limit for its checks.
 """
 
 from __future__ import annotations
 
-import json
+import difflib
+import inspect
 import os
 import re
 from collections.abc import Callable, Collection, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import pytest
 
-from ctxpact.conformance._model import Check, Claim, Component, ExpectedFailure, Outcome
+from ctxpact.conformance._claims import OPTIONS, MissingOptionError, check_options
+from ctxpact.conformance._errors import TargetError
+from ctxpact.conformance._format import format_result
+from ctxpact.conformance._model import (
+    Check,
+    Claim,
+    Component,
+    ExpectedFailure,
+    Implementation,
+    Outcome,
+)
 from ctxpact.conformance._profiles import DEFAULT_PROFILE, profile_settings
-from ctxpact.conformance._runner import run_check
+from ctxpact.conformance._runner import limits, prepare, run_check
 from ctxpact.conformance._target import claims_of
-from ctxpact.conformance.checks import checks_for
+from ctxpact.conformance.checks import ALL_CHECKS, checks_for
 
 #: Environment variables read when the pytest plugin's options are not given.
 PROFILE_VARIABLE = "CTXPACT_CONFORMANCE_PROFILE"
 SEED_VARIABLE = "CTXPACT_CONFORMANCE_SEED"
+TIMEOUT_VARIABLE = "CTXPACT_CONFORMANCE_TIMEOUT"
+#: The settings a conformance class may define.
+SETTINGS = ("claims", "expected_failures", "factory", "options", "timeout")
 
 
 def test_name(check: Check) -> str:
@@ -48,15 +73,59 @@ def _choice(request: pytest.FixtureRequest, option: str, variable: str) -> str |
     return str(value) if value is not None else os.environ.get(variable)
 
 
+def _factory_of(cls: type[_Conformance]) -> Callable[..., Any]:
+    """``cls.factory`` as an instance would call it (without ``self``), to read its signature."""
+    raw = inspect.getattr_static(cls, "factory")
+    if not inspect.isfunction(raw):  # a staticmethod, a classmethod, a class: no self
+        return cls.factory
+    method = cast("Callable[..., Any]", raw)
+
+    def bound(*args: Any, **kwargs: Any) -> Any:  # noqa: ANN401 - the component's own type
+        return method(None, *args, **kwargs)
+
+    signature = inspect.signature(method)
+    parameters = list(signature.parameters.values())[1:]
+    bound.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined] # read by inspect
+    bound.__qualname__ = f"{cls.__qualname__}.factory"
+    return bound
+
+
 class _Conformance:
     component: ClassVar[Component]
-    #: What the implementation claims (``"generic"``, ``"pair-integrity"``, ``"exact"``,
-    #: ``"llm-summary"``); checks of other claims are skipped.
+    #: What the implementation claims (``"generic"``, always included, ``"pair-integrity"``,
+    #: ``"exact"``, ``"llm-summary"``); checks of other claims are skipped.
     claims: ClassVar[Collection[Claim | str]] = (Claim.GENERIC,)
     #: Checks known to fail, with the reason; strict (an unexpected pass fails).
     expected_failures: ClassVar[Collection[ExpectedFailure]] = ()
     #: What claimed checks need to know (e.g. ``{"max_items": 4}`` for ``llm-summary``).
     options: ClassVar[Mapping[str, Any]] = {}
+    #: Seconds each check may run (default: the plugin's option, or the profile's limit).
+    timeout: ClassVar[float | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:  # noqa: ANN401 - pytest's own
+        super().__init_subclass__(**kwargs)
+        if "component" in cls.__dict__:
+            return  # a base class of this module
+        _refuse_misspellings(cls)
+        if inspect.getattr_static(cls, "factory") is _Conformance.__dict__["factory"]:
+            return  # an abstract intermediate class: its subclasses define the factory
+        claims = claims_of(cls.claims)
+        implementation = Implementation(
+            name=cls.__qualname__, component=cls.component, claims=claims
+        )
+        try:
+            check_options(cls.component, claims, cls.options)
+            prepare(
+                ALL_CHECKS,
+                implementation=implementation,
+                factory=_factory_of(cls),
+                options=cls.options,
+                expected_failures=cls.expected_failures,
+            )
+        except MissingOptionError as error:
+            raise TargetError(f"{cls.__qualname__}: {error}") from None
+        except TargetError as error:
+            raise TargetError(f"{cls.__qualname__}: {error}") from None
 
     def factory(self, *args: Any) -> Any:  # noqa: ANN401 - the component's own type
         """Build a fresh instance of the implementation under test."""
@@ -66,6 +135,9 @@ class _Conformance:
         profile = _choice(request, "ctxpact_profile", PROFILE_VARIABLE) or DEFAULT_PROFILE
         seed_text = _choice(request, "ctxpact_seed", SEED_VARIABLE)
         seed = int(seed_text) if seed_text else None
+        timeout_text = _choice(request, "ctxpact_timeout", TIMEOUT_VARIABLE)
+        chosen = self.timeout or (float(timeout_text) if timeout_text else None)
+        time_bound, shrink_limit = limits(profile, chosen)
         expected = {entry.check_id: entry for entry in self.expected_failures}
         result = run_check(
             check,
@@ -75,6 +147,8 @@ class _Conformance:
             seed=seed,
             options=self.options,
             expected=expected.get(check.id),
+            timeout=time_bound,
+            shrink_limit=shrink_limit,
         )
         if result.outcome is Outcome.PASS:
             return
@@ -82,11 +156,26 @@ class _Conformance:
             pytest.skip(result.message)
         if result.outcome is Outcome.XFAIL:
             pytest.xfail(result.message)
-        lines = [f"{check.id} ({', '.join(check.clauses)}): {check.title}", result.message]
-        if result.counterexample is not None:
-            text = json.dumps(result.counterexample, ensure_ascii=False)
-            lines.append(f"counterexample: {text}")
-        pytest.fail("\n".join(lines), pytrace=False)
+        pytest.fail(format_result(result), pytrace=False)
+
+
+def _refuse_misspellings(cls: type) -> None:
+    """An attribute that is nearly a setting, or an option, would silently check the default."""
+    options = {spec.key for spec in OPTIONS}
+    for name, value in vars(cls).items():
+        if name in SETTINGS or name.startswith(("_", "test")):
+            continue
+        if name in options and not callable(value):
+            raise TargetError(
+                f"{cls.__qualname__} defines {name!r}, which is an option of the checks, not a "
+                f"setting of the class: write options = {{{name!r}: {value!r}}}"
+            )
+        close = difflib.get_close_matches(name, SETTINGS, n=1, cutoff=0.75)
+        if close:
+            raise TargetError(
+                f"{cls.__qualname__} defines {name!r}, which is not a setting of a conformance "
+                f"class; did you mean {close[0]!r}? (the settings: {', '.join(SETTINGS)})"
+            )
 
 
 def _test(check: Check) -> Callable[[_Conformance, pytest.FixtureRequest], None]:

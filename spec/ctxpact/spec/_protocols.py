@@ -90,8 +90,8 @@ class AgentMemory(Protocol):
         """The raw items and the summary, as an independent copy."""
         ...
 
-    def restore(self, snapshot: MemorySnapshot) -> None:
-        """Replace the items and the summary with the snapshot's."""
+    def restore(self, snapshot: MemorySnapshot | None) -> None:
+        """Replace the items and the summary with the snapshot's; ``None`` empties (MEM-10)."""
         ...
 
 

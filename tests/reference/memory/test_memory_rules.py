@@ -229,7 +229,7 @@ def test_restore_without_summary_clears_the_summary(make_memory: MemoryFactory) 
 def test_restore_of_none_empties_the_memory(make_memory: MemoryFactory) -> None:
     memory = make_memory(None)
     memory.restore(MemorySnapshot(items=("a",), summary="s"))
-    memory.restore(None)  # type: ignore[arg-type]  # MEM-10: a null snapshot is an empty one
+    memory.restore(None)  # MEM-10: a null snapshot is an empty one
     assert memory.snapshot() == MemorySnapshot()
 
 

@@ -74,14 +74,23 @@ def pure(context: CheckContext) -> Callable[[], None]:
         first = compressor.compress(snapshot)
         context.expect(
             isinstance(first, MemorySnapshot),
-            f"compress answered {type(first).__name__}, not a MemorySnapshot",
+            f"compress returned a {type(first).__name__}, not a MemorySnapshot",
+            clause="JSON-14",
         )
         validate(to_json(first), "memory-snapshot")
-        context.expect(to_json(snapshot) == before, "compress changed the snapshot it was given")
+        context.expect(
+            to_json(snapshot) == before,
+            "compress changed the snapshot it was given",
+            clause="JSON-16",
+            returned=to_json(snapshot),
+            expected=before,
+        )
         again = _generic_subject(context).compress(snapshot)
         context.expect(
             _identical(first, again),
             f"compress answered {describe(to_json(first))} and then {describe(to_json(again))}",
+            returned=to_json(again),
+            expected=to_json(first),
         )
 
     return test
@@ -113,6 +122,8 @@ def windowed(context: CheckContext) -> Callable[[], None]:
         context.expect(
             _identical(result, expected),
             f"expected {describe(to_json(expected))} but got {describe(to_json(result))}",
+            returned=to_json(result),
+            expected=to_json(expected),
         )
         for bad in (0, -1):
             try:
@@ -186,6 +197,9 @@ def policy_adapter(context: CheckContext) -> Callable[[], None]:
         context.expect(
             compressor.get_last_result() is None,
             "get_last_result() before any compress is not null",
+            clause="CMP-7",
+            returned=compressor.get_last_result(),
+            expected=None,
         )
         remembered: CompactResult | None = None
         for index, answer in enumerate(answers):
@@ -193,11 +207,16 @@ def policy_adapter(context: CheckContext) -> Callable[[], None]:
             try:
                 returned = compressor.compress(given_snapshot)
             except RuntimeError:
-                context.expect(isinstance(answer, Exception), f"compress raised at call {index}")
+                context.expect(
+                    isinstance(answer, Exception),
+                    f"compress raised at call {index}",
+                    clause="CMP-6",
+                )
             else:
                 context.expect(
                     isinstance(answer, CompactResult),
                     f"compress swallowed the policy's error at call {index}",
+                    clause="CMP-6",
                 )
                 assert isinstance(answer, CompactResult)  # noqa: S101 - narrowed above
                 want = answer.memory if answer.memory is not None else given_snapshot
@@ -205,6 +224,9 @@ def policy_adapter(context: CheckContext) -> Callable[[], None]:
                     _identical(returned, want),
                     f"call {index}: expected {describe(to_json(want))} "
                     f"but got {describe(to_json(returned))}",
+                    clause="CMP-6",
+                    returned=to_json(returned),
+                    expected=to_json(want),
                 )
                 remembered = answer
             last = compressor.get_last_result()
@@ -217,10 +239,16 @@ def policy_adapter(context: CheckContext) -> Callable[[], None]:
                 ),
                 f"after call {index} get_last_result() is {describe(last)}, "
                 f"not {describe(remembered)}",
+                clause="CMP-7",
+                returned=last,
+                expected=remembered,
             )
         context.expect(
             len(policy.compacted) == len(answers),
             f"the policy was asked {len(policy.compacted)} times for {len(answers)} compressions",
+            clause="CMP-6",
+            returned=len(policy.compacted),
+            expected=len(answers),
         )
 
     return test

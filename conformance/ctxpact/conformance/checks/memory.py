@@ -187,24 +187,42 @@ def _apply(memory: AgentMemory, operation: Operation) -> None:
 
 def agree(context: CheckContext, memory: AgentMemory, model: AgentMemory, when: str) -> None:
     """Expect *memory* to be in the same state as the reference *model* (JSON-10 identity)."""
-    found = first_difference(model.get_items(), memory.get_items())
-    context.expect(found is None, f"get_items() {when} differs from the reference memory: {found}")
+    wanted, got = model.get_items(), memory.get_items()
+    found = first_difference(wanted, got)
+    context.expect(
+        found is None,
+        f"get_items() {when} differs from the reference memory: {found}",
+        returned=got,
+        expected=wanted,
+    )
     expected_summary, summary = model.get_summary(), memory.get_summary()
     context.expect(
         summary == expected_summary and type(summary) is type(expected_summary),
         f"get_summary() {when} is {summary!r} but the reference memory has {expected_summary!r}",
+        returned=summary,
+        expected=expected_summary,
     )
-    found = snapshot_difference(model.snapshot(), memory.snapshot())
-    context.expect(found is None, f"snapshot() {when} differs from the reference memory: {found}")
+    wanted_snapshot, taken = model.snapshot(), memory.snapshot()
+    found = snapshot_difference(wanted_snapshot, taken)
+    context.expect(
+        found is None,
+        f"snapshot() {when} differs from the reference memory: {found}",
+        returned=taken,
+        expected=wanted_snapshot,
+    )
 
 
 def _expect_state(
     context: CheckContext, memory: AgentMemory, expected: MemorySnapshot, when: str
 ) -> None:
-    found = snapshot_difference(expected, memory.snapshot())
-    context.expect(found is None, f"snapshot() {when}: {found}")
-    found = first_difference(_prompt(expected), memory.get_items())
-    context.expect(found is None, f"get_items() {when}: {found}")
+    taken = memory.snapshot()
+    found = snapshot_difference(expected, taken)
+    context.expect(found is None, f"snapshot() {when}: {found}", returned=taken, expected=expected)
+    got = memory.get_items()
+    found = first_difference(_prompt(expected), got)
+    context.expect(
+        found is None, f"get_items() {when}: {found}", returned=got, expected=_prompt(expected)
+    )
 
 
 def _expect_rejected(
@@ -230,6 +248,19 @@ def _expect_rejected(
             f"{message!r}",
         )
     _expect_state(context, memory, before, f"after the rejected {what} (it must have no effect)")
+
+
+def restore_null(context: CheckContext, memory: AgentMemory) -> None:
+    """``restore(None)``, which MEM-10 says restores the empty state and never raises."""
+    try:
+        memory.restore(None)
+    except Exception as error:  # noqa: BLE001 - any error breaks the clause; it is shown
+        context.expect(
+            condition=False,
+            message=f"restore(None) raised {type(error).__name__}: {error}; MEM-10: a null "
+            "snapshot restores the empty state (no items, no summary), as clear() does",
+            clause="MEM-10",
+        )
 
 
 # -- the model-based state machine -----------------------------------------------------------
@@ -309,7 +340,11 @@ class MemoryMachine(RuleBasedStateMachine):
     def restore(self, snapshot: MemorySnapshot | None) -> None:
         """MEM-10: a null snapshot is an empty one."""
         self.context.step("restore", snapshot=snapshot)
-        self._both("restore", snapshot)
+        if snapshot is None:
+            self.model.restore(None)
+            restore_null(self.context, self.memory)
+        else:
+            self._both("restore", snapshot)
 
     @rule()
     def clear(self) -> None:
@@ -625,8 +660,7 @@ def restore_keeps_summary(context: CheckContext) -> Callable[[], None]:
             f"is {snapshot.summary!r}",
         )
         _expect_state(context, memory, snapshot, "after restore(snapshot)")
-        # MEM-10 allows null, which the protocol's annotation leaves out.
-        memory.restore(None)  # type: ignore[arg-type]
+        restore_null(context, memory)
         _expect_state(context, memory, MemorySnapshot(), "after restore(None)")
 
     return test

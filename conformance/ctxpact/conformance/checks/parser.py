@@ -89,12 +89,14 @@ def _summary(context: CheckContext, text: str) -> StructuredSummary:
     except Exception as error:  # noqa: BLE001 - any error is the finding
         context.expect(
             condition=False,
-            message=f"the parser raised {type(error).__name__}: {str(error)[:200]} on "
+            message=f"the parser raised {type(error).__name__}: {error} on "
             f"{describe(text, 120)} (PRS-1: it never raises)",
+            clause="PRS-1",
         )
     context.expect(
         isinstance(result, StructuredSummary),
         f"the parser returned a {type(result).__name__}, not a StructuredSummary (PRS-1)",
+        clause="PRS-1",
     )
     assert isinstance(result, StructuredSummary)  # noqa: S101 - narrowed by the expectation
     return result
@@ -121,6 +123,7 @@ def never_raises(context: CheckContext) -> Callable[[], None]:
             context.expect(
                 condition=False,
                 message=f"the summary does not validate against its schema (JSON-14): {error}",
+                clause="JSON-14",
             )
 
     return test
@@ -157,16 +160,28 @@ def raw_fallback(context: CheckContext) -> Callable[[], None]:
         context.expect(
             not summary.parsed,
             f"parsed is true for {describe(text)}, which holds no JSON object (PRS-5)",
+            clause="PRS-5",
+            returned=summary.parsed,
+            expected=False,
         )
         expected = java_trim(text)
         context.expect(
             summary.text == expected,
             f"text is {describe(summary.text)}; PRS-5 keeps the trimmed input {describe(expected)} "
             "(PRS-2: trim removes U+0000 to U+0020 only)",
+            clause="PRS-5",
+            returned=summary.text,
+            expected=expected,
         )
         empty = StructuredSummary(parsed=False, text=summary.text)
         difference = first_difference(to_json(empty), to_json(summary))
-        context.expect(difference is None, f"{difference} (PRS-5: goal null, every list empty)")
+        context.expect(
+            difference is None,
+            f"{difference} (PRS-5: goal null, every list empty)",
+            clause="PRS-5",
+            returned=to_json(summary),
+            expected=to_json(empty),
+        )
 
     return test
 
@@ -218,13 +233,21 @@ def fences_and_prose(context: CheckContext) -> Callable[[], None]:
         body, wrapped, kind = case
         context.record(object=body, text=wrapped)
         bare = _summary(context, body)
-        context.expect(bare.parsed, f"the bare JSON object {describe(body)} was not parsed (PRS-3)")
+        context.expect(
+            bare.parsed,
+            f"the bare JSON object {describe(body)} was not parsed (PRS-3)",
+            clause="PRS-3",
+            returned=to_json(bare),
+        )
         found = _summary(context, wrapped)
         difference = first_difference(to_json(bare), to_json(found))
         context.expect(
             difference is None,
             f"the object wrapped as {kind} parses differently from the bare object (PRS-3, "
             f"PRS-4): {difference}",
+            clause="PRS-4" if kind.startswith("fence") else "PRS-3",
+            returned=to_json(found),
+            expected=to_json(bare),
         )
 
     return test
@@ -271,6 +294,9 @@ def string_where_list(context: CheckContext) -> Callable[[], None]:
             actual == expected,
             f"{key}: {describe(value)} gave {describe(actual)}, expected {describe(expected)} "
             f"(PRS-9: {what})",
+            clause="PRS-9",
+            returned=actual,
+            expected=expected,
         )
         for other, field in _FIELDS.items():
             if other != key:
@@ -278,6 +304,9 @@ def string_where_list(context: CheckContext) -> Callable[[], None]:
                     not getattr(summary, field),
                     f"{field} holds {describe(list(getattr(summary, field)))} though the object "
                     f"has no {other!r} member (PRS-7)",
+                    clause="PRS-7",
+                    returned=list(getattr(summary, field)),
+                    expected=[],
                 )
 
     return test
@@ -322,15 +351,24 @@ def ignores_other_members(context: CheckContext) -> Callable[[], None]:
             f"{describe(list(summary.read_files))}, modifiedFiles "
             f"{describe(list(summary.modified_files))} (PRS-12: file lists come from file "
             "tracking only)",
+            clause="PRS-12",
+            returned=to_json(summary),
         )
         for field in _FIELDS.values():
             context.expect(
                 not getattr(summary, field),
                 f"{field} holds {describe(list(getattr(summary, field)))} from {describe(text)}; "
                 "keys are read exactly as written (PRS-7)",
+                clause="PRS-7",
+                returned=list(getattr(summary, field)),
+                expected=[],
             )
         context.expect(
-            summary.goal is None, f"goal is {summary.goal!r} from {describe(text)} (PRS-7)"
+            summary.goal is None,
+            f"goal is {summary.goal!r} from {describe(text)} (PRS-7)",
+            clause="PRS-7",
+            returned=summary.goal,
+            expected=None,
         )
 
     return test
@@ -401,6 +439,8 @@ def strict_json(context: CheckContext) -> Callable[[], None]:
             context.expect(
                 not summary.parsed,
                 f"the parser accepted {describe(text)}, which is not strict JSON (JSON-7, PRS-3)",
+                clause="JSON-7",
+                returned=to_json(summary),
             )
         elif kind == "depth":
             depth = int(first)
@@ -411,6 +451,9 @@ def strict_json(context: CheckContext) -> Callable[[], None]:
                 summary.parsed == (depth <= 256),
                 f"an object nested {depth} deep was {'parsed' if summary.parsed else 'not parsed'}"
                 " (JSON-7: nesting deeper than 256 is not parseable, 256 is)",
+                clause="JSON-7",
+                returned=summary.parsed,
+                expected=depth <= 256,
             )
         elif kind == "repeat":
             text = (
@@ -429,6 +472,9 @@ def strict_json(context: CheckContext) -> Callable[[], None]:
                 f"for {describe(text)} goal is {summary.goal!r} and text {describe(summary.text)}; "
                 f"JSON-4 gives goal {java_trim(second)!r} and text {describe(expected_text)} "
                 "(the first position, the last value)",
+                clause="JSON-4",
+                returned={"goal": summary.goal, "text": summary.text},
+                expected={"goal": java_trim(second) or None, "text": expected_text},
             )
         else:
             code = int(first)
@@ -439,6 +485,8 @@ def strict_json(context: CheckContext) -> Callable[[], None]:
                 summary.parsed and summary.goal == java_trim(f"{second}{chr(code)}"),
                 f"the escape \\u{code:04x} (a lone surrogate) was not accepted: "
                 f"{describe(to_json(summary))} (JSON-7)",
+                clause="JSON-7",
+                returned=to_json(summary),
             )
 
     return test
@@ -499,7 +547,12 @@ def differential(context: CheckContext) -> Callable[[], None]:
             rendered = render_structured_summary(expected)
             got = render_structured_summary(actual)
             effect = "" if rendered == got else "; rendered, " + text_difference(rendered, got)
-            context.expect(condition=False, message=f"{difference} (PRS-1 to PRS-11){effect}")
+            context.expect(
+                condition=False,
+                message=f"{difference} (PRS-1 to PRS-11){effect}",
+                returned=to_json(actual),
+                expected=to_json(expected),
+            )
 
     return test
 
@@ -531,7 +584,10 @@ def parse_vectors(context: CheckContext) -> Callable[[], None]:
             expected = to_json(from_json(StructuredSummary, vector.expected))
             difference = first_difference(expected, to_json(actual))
             context.expect(
-                difference is None, f"vector {vector.id} ({vector.description}): {difference}"
+                difference is None,
+                f"vector {vector.id} ({vector.description}): {difference}",
+                returned=to_json(actual),
+                expected=expected,
             )
 
     return test

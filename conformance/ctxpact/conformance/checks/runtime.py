@@ -267,7 +267,7 @@ class _Memory:
             raise error
         return self.inner.snapshot()
 
-    def restore(self, snapshot: MemorySnapshot) -> None:
+    def restore(self, snapshot: MemorySnapshot | None) -> None:
         self.trace.append("memory.restore")
         error, self.fail_restore = self.fail_restore, None
         if error is not None:

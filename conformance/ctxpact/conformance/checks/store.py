@@ -148,15 +148,24 @@ def _expect_loads(
             loaded is None,
             f"load({session_id!r}) returned {text(_safe_json(loaded), 120)} but nothing was "
             "saved under that id",
+            clause="SES-9",
+            returned=_safe_json(loaded),
+            expected=None,
         )
         return
     context.expect(
         isinstance(loaded, AgentSessionSnapshot),
         f"load({session_id!r}) returned {loaded!r} instead of the saved snapshot",
+        clause="SES-9",
+        returned=_safe_json(loaded),
+        expected=expected,
     )
     found = first_difference(expected, _safe_json(loaded))
     context.expect(
-        found is None, f"load({session_id!r}) differs from the snapshot saved last: {found}"
+        found is None,
+        f"load({session_id!r}) differs from the snapshot saved last: {found}",
+        returned=_safe_json(loaded),
+        expected=expected,
     )
 
 

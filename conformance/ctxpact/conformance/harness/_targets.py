@@ -97,6 +97,7 @@ def harness_targets(connection: HarnessConnection) -> tuple[Target, ...]:
                 options=python_options(options),
                 language=str(implementation["language"]),
                 version=str(implementation["version"]),
+                in_process=False,
             )
         )
     return tuple(targets)
