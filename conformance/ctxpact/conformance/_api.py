@@ -82,8 +82,10 @@ def check_projector(
 ) -> ConformanceReport:
     """Check the projectors that *factory* builds (one fresh instance per example).
 
-    Keyword arguments: ``claims`` (default ``("generic",)``; also ``"pair-integrity"`` and
-    ``"exact"``), ``settings`` (Hypothesis settings overriding the profile), ``profile``
+    Keyword arguments: ``claims`` (default ``("generic",)``; also ``"pair-integrity"``,
+    ``"wire-valid"``, which needs ``options={"providers": [...]}``, and ``"exact"``, with
+    ``options={"tiers": False}`` or ``{"pair_safe": True}`` for the default or pair-safe
+    algorithm), ``settings`` (Hypothesis settings overriding the profile), ``profile``
     (``quick``, ``default``, ``thorough``), ``seed``, ``options``, ``expected_failures``
     (:class:`ExpectedFailure` s, strict), ``keywords`` (select checks by id or clause) and
     ``name``.
@@ -98,8 +100,8 @@ def check_compact_policy(
     """Check the compact policies that *factory* builds from a model client.
 
     A policy that needs no model ignores the client. The ``"llm-summary"`` claim needs
-    ``options={"max_items": N}``, the policy's keep-recent count. Other keyword arguments as
-    for :func:`check_projector`.
+    ``options={"max_items": N}``, the policy's keep-recent count, and ``"wire-valid"``
+    ``options={"providers": [...]}``. Other keyword arguments as for :func:`check_projector`.
     """
     return _run(Component.COMPACT_POLICY, factory, run)
 

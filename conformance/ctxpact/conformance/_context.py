@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, cast
 
 import attrs
 from hypothesis import settings
 
+from ctxpact.conformance._model import Claim
 from ctxpact.spec import SCHEMA_OF, CtxpactError, JsonValue, compact_json, copy_json, to_json
 
 
@@ -58,10 +59,14 @@ class CheckContext:
         *,
         settings: settings,
         options: Mapping[str, Any] | None = None,
+        claims: Collection[Claim] = (),
     ) -> None:
         self.factory = factory
         self.settings = settings
         self.options: Mapping[str, Any] = options or {}
+        #: What the target claims: a check whose rule depends on another claim reads it here
+        #: (PAIR-5: pair integrity changes what the pinned-prefix and newest-item rules say).
+        self.claims: frozenset[Claim] = frozenset(claims)
         self.example: dict[str, JsonValue] | None = None
         self.steps: list[JsonValue] = []
 

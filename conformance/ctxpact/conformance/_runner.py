@@ -19,7 +19,7 @@ from ctxpact.conformance._model import (
     Outcome,
 )
 from ctxpact.conformance._profiles import DEFAULT_PROFILE, profile_settings
-from ctxpact.conformance._target import TargetError
+from ctxpact.conformance._target import TargetError, check_claim_options
 
 
 def selected(check: Check, keywords: Sequence[str]) -> bool:
@@ -72,7 +72,7 @@ def run_check(  # noqa: PLR0913, PLR0911 - every argument is a separate, named c
     # A seed reaches the @given tests. A state machine cannot take one through Hypothesis's
     # public API, so it stays derandomised: every run of it is reproducible all the same.
     machine_settings = settings if seed is None else hypothesis.settings(settings, derandomize=True)
-    context = CheckContext(factory, settings=machine_settings, options=options)
+    context = CheckContext(factory, settings=machine_settings, options=options, claims=claims)
     try:
         test = check.build(context)
         if getattr(test, "is_hypothesis_test", False):
@@ -124,6 +124,7 @@ def run_checks(  # noqa: PLR0913 - see run_check
             f"Expected failures name checks that do not exist for "
             f"{implementation.component.value}: {', '.join(sorted(unknown))}"
         )
+    check_claim_options(implementation.claims, options or {})
     results = []
     for check in relevant:
         if not selected(check, keywords):

@@ -306,13 +306,14 @@ def parser() -> argparse.ArgumentParser:
         default=[],
         metavar="KEY=JSON",
         help="an option of the named factories' claimed checks, e.g. max_items=4, "
-        "tiers=false or budget='{\"maxItems\": 4}'; repeatable",
+        "tiers=false, budget='{\"maxItems\": 4}' or providers='[\"openai-chat\"]'; "
+        "repeatable",
     )
     check.add_argument(
         "--claim",
         action="append",
         default=[],
-        help="a claim of the named factories (generic, pair-integrity, exact, "
+        help="a claim of the named factories (generic, pair-integrity, wire-valid, exact, "
         "llm-summary); repeatable",
     )
     check.add_argument(
