@@ -285,6 +285,61 @@ class SkipsUnknownTools(AgentSession):
             super()._call_tool(step, call)
 
 
+class _OutputItems:
+    """A session's memory whose ``add_output_items`` writes what ``rewrite`` makes of them."""
+
+    def __init__(self, inner: Any, rewrite: Callable[[list[JsonValue]], list[JsonValue]]) -> None:
+        self._inner = inner
+        self._rewrite = rewrite
+
+    def add_output_items(self, items: Iterable[JsonValue]) -> None:
+        self._inner.add_output_items(self._rewrite(list(items)))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+class RewritesStepItems(AgentSession):
+    """Writes a step's items (the result's, with its calls declared) as ``rewrite`` says."""
+
+    def __init__(self, **arguments: Any) -> None:
+        super().__init__(**arguments)
+        self._raw: ModelResult | None = None
+        self._memory = _OutputItems(self._memory, self.rewrite)
+
+    def _ask_model(self, prompt: ModelPrompt, step: int) -> ModelResult:
+        self._raw = super()._ask_model(prompt, step)
+        return self._raw
+
+    def rewrite(self, items: list[JsonValue]) -> list[JsonValue]:
+        return items
+
+
+class NamesOnlyTheOutput(RewritesStepItems):
+    """ai4j (DIF-26): a blank call id is generated for the output only; the call stays blank."""
+
+    def rewrite(self, items: list[JsonValue]) -> list[JsonValue]:
+        assert self._raw is not None
+        return [*self._raw.memory_items, *items[len(self._raw.memory_items) :]]
+
+
+class DeclaresNoMissingCall(RewritesStepItems):
+    """Writes the result's items with the generated ids, but declares no call they leave out."""
+
+    def rewrite(self, items: list[JsonValue]) -> list[JsonValue]:
+        assert self._raw is not None
+        return items[: len(self._raw.memory_items)]
+
+
+class DeclaresMissingCallsFirst(RewritesStepItems):
+    """Declares the calls the result's items leave out before those items, not after."""
+
+    def rewrite(self, items: list[JsonValue]) -> list[JsonValue]:
+        assert self._raw is not None
+        count = len(self._raw.memory_items)
+        return [*items[count:], *items[:count]]
+
+
 class ModelErrorUnpublished(AgentSession):
     """Lets a model error propagate without the ERROR event."""
 
@@ -792,6 +847,27 @@ ZOO: tuple[Wrong, ...] = (
         with_session_class(SkipsUnknownTools),
     ),
     wrong(
+        "writes a generated call id into the output only (ai4j)",
+        "RUN-7 PAIR-1",
+        "runtime.tool-call-ids",
+        "no earlier item declares",
+        with_session_class(NamesOnlyTheOutput),
+    ),
+    wrong(
+        "declares no call its memory items leave out",
+        "RUN-7 PAIR-1",
+        "runtime.tool-call-ids",
+        "no earlier item declares",
+        with_session_class(DeclaresNoMissingCall),
+    ),
+    wrong(
+        "declares the missing calls before the memory items",
+        "RUN-7 RUN-3",
+        "runtime.tool-call-ids",
+        "with its calls declared",
+        with_session_class(DeclaresMissingCallsFirst),
+    ),
+    wrong(
         "does not publish a model error",
         "RUN-8",
         "runtime.model-error",
@@ -1135,6 +1211,25 @@ def test_each_member_fails_its_check_for_the_right_reason(member: Wrong) -> None
 
 
 REFERENCE = next(t for t in reference_targets() if t.component is Component.RUNTIME)
+
+
+def test_only_the_tool_call_ids_check_catches_a_runtime_that_names_only_the_output() -> None:
+    # RUN-7's new part: every other check drives calls with ids, or memory items that declare
+    # nothing, where writing the generated id into the call makes no difference.
+    (member,) = [m for m in ZOO if m.name.startswith("writes a generated call id")]
+    failed = [
+        check.id
+        for check in RUNTIME_CHECKS
+        if check.id != member.check_id
+        and run_check(
+            check,
+            factory=member.factory,
+            claims=frozenset({Claim.GENERIC, Claim.EXACT}),
+            settings=QUICK,
+        ).outcome
+        is Outcome.FAIL
+    ]
+    assert not failed, failed
 
 
 def test_the_reference_runtime_is_a_target() -> None:
