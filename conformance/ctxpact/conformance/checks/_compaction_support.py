@@ -149,13 +149,20 @@ def greatest_user_input(items: Sequence[JsonValue], naive_cut: int) -> int | Non
     return None
 
 
-def kept_positions(snapshot: Sequence[JsonValue], memory: Sequence[JsonValue]) -> list[int]:
+def kept_positions(
+    snapshot: Sequence[JsonValue], memory: Sequence[JsonValue], *, latest: bool = False
+) -> list[int]:
     """CMP-15: where the memory's kept items (those identical to a snapshot item) sit.
 
-    The earliest order-preserving placement of the kept items among the snapshot's; a kept
-    item with no place after the one before it is left out (the kept items are then out of
-    order, which the check of CMP-15 reports).
+    The earliest order-preserving placement of the kept items among the snapshot's (the
+    latest, with *latest*: snapshots may repeat an item); a kept item with no place after the
+    one before it is left out (the kept items are then out of order, which the check of
+    CMP-15 reports).
     """
+    if latest:
+        count = len(snapshot)
+        backwards = kept_positions(snapshot[::-1], memory[::-1])
+        return sorted(count - 1 - position for position in backwards)
     texts = [compact_json(item) for item in snapshot]
     known = set(texts)
     found: list[int] = []

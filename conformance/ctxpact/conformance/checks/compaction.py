@@ -398,10 +398,13 @@ def _report_problem(  # noqa: PLR0911 - one return per finding
             )
     if (report.item_limit_applied or report.character_limit_applied) and not summarized:
         return "a limit flag is true but the compaction summarized nothing"
-    if report.dropped_indices is not None and list(report.dropped_indices) != [
-        p for p in range(count) if p not in set(placed)
-    ]:
-        return f"droppedIndices {list(report.dropped_indices)} are not the summarized positions"
+    if report.dropped_indices is not None:
+        # The positions the report keeps must hold the kept items, in order (whichever of
+        # two identical snapshot items the policy kept).
+        listed = set(report.dropped_indices)
+        rest = [compact_json(snapshot.items[p]) for p in range(count) if p not in listed]
+        if rest != [compact_json(item) for item in kept] or len(listed) != summarized:
+            return f"droppedIndices {list(report.dropped_indices)} are not the summarized positions"
     if report.cleared_indices:
         return f"clearedIndices {list(report.cleared_indices)}, but kept items are verbatim"
     return None
@@ -527,14 +530,19 @@ def _orphan_problem(snapshot: MemorySnapshot, memory: MemorySnapshot) -> str | N
                 f"memory item {call.position} ({describe(memory.items[call.position], 120)}) "
                 f"declares the call {describe(call.call_id)} whose results were summarized away"
             )
-    kept = set(kept_positions(snapshot.items, memory.items))
-    for unit in before.units:
-        if set(unit) & kept and not set(unit) <= kept:
-            return (
-                f"the unit of snapshot positions {list(unit)} was kept only in part "
-                f"({sorted(set(unit) & kept)}): a policy summarizes whole units"
-            )
-    return None
+    split: list[str] = []
+    # Snapshots may repeat an item: either reading of which copy was kept will do.
+    for latest in (False, True):
+        kept = set(kept_positions(snapshot.items, memory.items, latest=latest))
+        split = [
+            f"the unit of snapshot positions {list(unit)} was kept only in part "
+            f"({sorted(set(unit) & kept)}): a policy summarizes whole units"
+            for unit in before.units
+            if set(unit) & kept and not set(unit) <= kept
+        ]
+        if not split:
+            return None
+    return split[0]
 
 
 @check(
