@@ -1267,3 +1267,45 @@ def test_a_runtime_without_a_step_bound_skips_the_bound_check() -> None:
     )
     assert result.outcome is Outcome.SKIP
     assert "RUN-9 is a MAY" in result.message
+
+
+# -- where the reference and SPEC.md disagree ------------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the reference fills only missing or blank string ids, not ids that are no string",
+)
+def test_a_call_whose_id_is_no_string_gets_the_generated_id() -> None:
+    # §1.4: an id counts only when it is a JSON string, so `"call_id": 5` is no id, and RUN-7
+    # (a) gives it the generated id of the blank call. The reference leaves 5 and declares
+    # the call a second time (RUN-7 (b)), so memory holds a call without an id.
+    item: JsonValue = {"type": "function_call", "call_id": 5, "name": "echo", "arguments": "{}"}
+    answers = (
+        ModelResult(
+            memory_items=(item,), tool_calls=(ToolCall(call_id="", name="echo", arguments="{}"),)
+        ),
+        ModelResult(output_text="done", memory_items=({"role": "assistant"},)),
+    )
+    memories: list[Any] = []
+
+    def memory(session_id: str) -> Any:
+        memories.append(in_memory_factory(session_id))
+        return memories[-1]
+
+    config = RuntimeConfig(
+        model_client=_Scripted(answers), memory_factory=memory, tools={"echo": str}
+    )
+    reference_runtime(config).run("go")
+    items = memories[0].get_items()
+    assert items[1] == {**item, "call_id": "tool_step_0_0"}  # type: ignore[dict-item]
+    assert len(items) == 4  # input, the call, its output, the final answer
+
+
+class _Scripted:
+    def __init__(self, answers: tuple[ModelResult, ...]) -> None:
+        self.answers = list(answers)
+
+    def create(self, prompt: ModelPrompt) -> ModelResult:
+        del prompt
+        return self.answers.pop(0)
