@@ -244,6 +244,20 @@ def test_max_items_zero_keeps_nothing_though_autogen_rejects_buffer_size_zero() 
         assert projection.report.dropped_indices == (0, 1, 2, 3, 4)
 
 
+def test_a_tool_result_that_would_open_the_window_is_dropped_though_it_is_the_newest() -> None:
+    # AutoGen drops a function-result message at the start of the window, so that no result
+    # goes without its call; with a window of one, the newest item goes (PRJ-11).
+    items = [*PAIRED]
+    for projector in (
+        ag.BufferedContextProjector(),
+        ag.HeadAndTailContextProjector(keep_placeholder=False),
+    ):
+        projection = projector.project(items, ContextBudget(max_items=1))
+        assert 5 in (projection.report.dropped_indices or ()), type(projector).__name__
+    buffered = ag.BufferedContextProjector().project(items, ContextBudget(max_items=1))
+    assert buffered.items == ()
+
+
 @pytest.mark.parametrize("name", [BUFFERED, HEAD_AND_TAIL, WITHOUT_PLACEHOLDER])
 def test_each_context_passes_the_generic_checks_but_its_known_findings(name: str) -> None:
     check_known_findings(name)

@@ -279,11 +279,20 @@ def test_each_trimmer_passes_the_generic_checks_but_its_known_findings(name: str
     check_known_findings(name)
 
 
-@pytest.mark.parametrize(("name", "outcome"), [(LAST, Outcome.FAIL), (FIRST, Outcome.PASS)])
-def test_the_pair_integrity_check_finds_what_trim_messages_does(
-    name: str, outcome: Outcome
-) -> None:
-    assert pair_integrity(name) is outcome
+@pytest.mark.parametrize("name", [LAST, FIRST])
+def test_the_pair_integrity_check_finds_what_trim_messages_does(name: str) -> None:
+    # "last" keeps results whose calls it cut off; "first" keeps calls whose results it cut
+    # off (PAIR-4 (b)): either is the 400 of a provider.
+    assert pair_integrity(name) is Outcome.FAIL
+
+
+def test_strategy_first_keeps_a_call_and_drops_its_result() -> None:
+    items = [user("go"), chat_call("c1"), tool_result("c1", "x"), user("more")]
+    projection = lc.TrimMessagesProjector(strategy="first").project(
+        items, ContextBudget(max_items=2)
+    )
+    assert projection.items == (items[0], items[1])
+    assert projection.report.dropped_indices == (2, 3)
 
 
 def test_start_on_human_still_orphans_a_result_after_an_interleaved_human_message() -> None:

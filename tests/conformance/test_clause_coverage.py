@@ -30,6 +30,11 @@ NOT_CHECKABLE = {
     "harness cannot receive (its proxies keep the rules themselves); "
     "tests/reference/test_public_surface.py checks them on the reference",
     "PRJ-6": "defines the conformance levels that the claims select",
+    "WIRE-1": (
+        "defines ctxpact.spec.wire_problems, the oracle of the wire-valid checks (tests/spec "
+        "pins it against the wire_problems vectors); no component is checked for it"
+    ),
+    "WIRE-17": "lists what wire_problems leaves out on purpose: the oracle's scope, no duty",
 }
 
 
@@ -55,12 +60,14 @@ def test_spec_states_the_version_the_package_implements() -> None:
 
 
 def test_clause_ids_are_numbered_without_gaps() -> None:
+    # A clause added later keeps its new number wherever it is placed (CMP-15 .. CMP-19 stand
+    # in §9.1 beside CMP-1 .. CMP-5): ids are never renumbered, so only the set is gapless.
     by_prefix: dict[str, list[int]] = {}
     for clause in clauses():
         prefix, number = clause.rsplit("-", 1)
         by_prefix.setdefault(prefix, []).append(int(number))
     for prefix, numbers in by_prefix.items():
-        assert numbers == list(range(1, len(numbers) + 1)), prefix
+        assert sorted(numbers) == list(range(1, len(numbers) + 1)), prefix
 
 
 def test_every_clause_the_spec_mentions_exists() -> None:
@@ -122,11 +129,12 @@ def _built(check: Check) -> list[Any]:
 
 @pytest.mark.parametrize("check", ALL_CHECKS, ids=lambda check: check.id)
 def test_every_property_carries_an_explicit_example(check: Check) -> None:
-    # Hypothesis keeps @example inputs on the undecorated test; a property without one could
-    # pass because generation never reaches its clause.
+    # A property without one could pass because generation never reaches its clause. The
+    # examples Hypothesis runs are those on the @given wrapper (an @example added to the
+    # inner test after @given wrapped it is silently ignored), so that is where to look.
     properties = [test for test in _built(check) if hasattr(test, "hypothesis")]
     for test in properties:
-        examples = getattr(test.hypothesis.inner_test, "hypothesis_explicit_examples", ())
+        examples = getattr(test, "hypothesis_explicit_examples", ())
         assert examples, f"{check.id} is a Hypothesis property without an explicit @example"
 
 

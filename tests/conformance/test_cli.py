@@ -54,7 +54,7 @@ def test_usage_and_import_errors_exit_2_with_a_message(
 def test_unknown_claim_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     status = main(["check", "ctxpact.reference:DefaultContextProjector", "--claim", "fast"])
     assert status == EXIT_USAGE
-    assert "Expected a claim among generic, pair-integrity, exact, llm-summary" in (
+    assert "Expected a claim among generic, pair-integrity, wire-valid, exact, llm-summary" in (
         capsys.readouterr().err
     )
 
@@ -242,5 +242,47 @@ def test_bad_options_are_usage_errors(
     option: str, message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     status = main(["check", "ctxpact.reference:DefaultContextProjector", "--option", option])
+    assert status == EXIT_USAGE
+    assert message in capsys.readouterr().err
+
+
+def test_a_wire_valid_claim_names_its_providers(capsys: pytest.CaptureFixture[str]) -> None:
+    common = [
+        "check",
+        "ctxpact.reference:PairSafeContextProjector",
+        "--claim",
+        "wire-valid",
+        "-k",
+        "wire-valid",
+        "--profile",
+        "quick",
+    ]
+    # Without providers the claim cannot be checked: an error, never a silent pass.
+    assert main(common) == EXIT_FAILED
+    assert "options={'providers': [...]}" in capsys.readouterr().out
+    assert main([*common, "--option", 'providers=["openai-chat", "anthropic"]']) == EXIT_OK
+
+
+@pytest.mark.parametrize(
+    ("providers", "message"),
+    [
+        ('["openai-chat", "gemini"]', "Expected option providers among openai-responses"),
+        ('"anthropic"', "Expected option providers to be a non-empty list"),
+        ("[]", "Expected option providers to be a non-empty list"),
+    ],
+)
+def test_unknown_providers_are_usage_errors(
+    providers: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = main(
+        [
+            "check",
+            "ctxpact.reference:PairSafeContextProjector",
+            "--claim",
+            "wire-valid",
+            "--option",
+            f"providers={providers}",
+        ]
+    )
     assert status == EXIT_USAGE
     assert message in capsys.readouterr().err

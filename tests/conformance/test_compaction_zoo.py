@@ -43,6 +43,7 @@ from ctxpact.reference.compaction import (
 )
 from ctxpact.reference.projection import DefaultContextProjector
 from ctxpact.spec import (
+    PROVIDERS,
     CompactResult,
     ContextBudget,
     ContextProjection,
@@ -717,6 +718,129 @@ class _NoPinProjector:
         return DefaultContextProjector().project(items, unpinned)
 
 
+# -- wrong policies of the generic, pair-integrity and wire-valid rules ----------------------------
+
+GENERIC_CLAIMS = frozenset({Claim.GENERIC})
+PAIR_CLAIMS = frozenset({Claim.GENERIC, Claim.PAIR_INTEGRITY})
+WIRE_CLAIMS = frozenset({Claim.GENERIC, Claim.WIRE_VALID})
+
+
+class ReordersKeptItems(Reassembled):
+    """Keeps the recent items newest first."""
+
+    def kept(self, items: Sequence[JsonValue], cut: int) -> list[JsonValue]:
+        return list(items[cut:])[::-1]
+
+
+class ReformatsKeptItems(Reassembled):
+    """Keeps the recent items with their members sorted: equal, not identical."""
+
+    def kept(self, items: Sequence[JsonValue], cut: int) -> list[JsonValue]:
+        return [json.loads(json.dumps(item, sort_keys=True)) for item in items[cut:]]
+
+
+class ReportsAnotherSummary(Reassembled):
+    """Reports the model's raw answer as the summary, the rendered one in memory."""
+
+    def result(
+        self, kept: Sequence[JsonValue], summary: str, parsed: StructuredSummary
+    ) -> CompactResult:
+        return evolve(super().result(kept, summary, parsed), summary=parsed.goal or "summary")
+
+
+class LosesTheSummary(Reassembled):
+    """Summarizes items away and keeps no summary at all."""
+
+    def result(
+        self,
+        kept: Sequence[JsonValue],
+        summary: str,  # noqa: ARG002 - the summary it loses
+        parsed: StructuredSummary,  # noqa: ARG002
+    ) -> CompactResult:
+        return CompactResult(memory=MemorySnapshot(items=kept), summary=None)
+
+
+class AlwaysCompacts(Reassembled):
+    """Asks to compact whatever the snapshot, the empty one too."""
+
+    def should_compact(self, snapshot: MemorySnapshot) -> bool:  # noqa: ARG002 - answers without looking
+        return True
+
+
+class ReportLies(StructuredSummaryCompactPolicy):
+    """Reports one dropped item fewer than it summarized."""
+
+    def compact(self, snapshot: MemorySnapshot) -> CompactResult:
+        result = super().compact(snapshot)
+        report = result.context_report
+        if report is None or not report.dropped_item_count:
+            return result
+        fewer = evolve(
+            report,
+            dropped_item_count=report.dropped_item_count - 1,
+            projected_item_count=report.projected_item_count + 1,
+        )
+        return evolve(result, context_report=fewer)
+
+
+class ReportsItsOwnSizes(StructuredSummaryCompactPolicy):
+    """Reports the sizes of the items with the summary message counted in."""
+
+    def compact(self, snapshot: MemorySnapshot) -> CompactResult:
+        result = super().compact(snapshot)
+        report = result.context_report
+        if report is None:
+            return result
+        extra = len(result.summary or "")
+        grown = evolve(report, projected_approx_chars=report.projected_approx_chars + extra)
+        return evolve(result, context_report=grown)
+
+
+class ReportsOtherPositions(StructuredSummaryCompactPolicy):
+    """Reports the summarized positions shifted by one."""
+
+    def compact(self, snapshot: MemorySnapshot) -> CompactResult:
+        result = super().compact(snapshot)
+        report = result.context_report
+        if report is None or not report.dropped_indices:
+            return result
+        shifted = tuple(p + 1 for p in report.dropped_indices)
+        return evolve(result, context_report=evolve(report, dropped_indices=shifted))
+
+
+def _orphaning(client: ModelClient) -> Any:
+    """ai4j (DIF-25): the structured policy with the default projector, which may orphan."""
+    del client
+    return StructuredSummaryCompactPolicy(BUDGET, projector=DefaultContextProjector())
+
+
+class CutsBetweenReasoningAndItsCall(Reassembled):
+    """Cuts where a reasoning item and its call part, as if they were no unit (PAIR-3 (c))."""
+
+    def cut(self, items: Sequence[JsonValue], naive: int) -> int:
+        disguised: list[JsonValue] = [
+            {"type": "note"} if isinstance(i, dict) and i.get("type") == "reasoning" else i
+            for i in items
+        ]
+        return find_turn_boundary_cut(disguised, naive)
+
+
+class RefusesOrphans(Reassembled):
+    """Raises on a snapshot that already holds an orphan result."""
+
+    def compact(self, snapshot: MemorySnapshot) -> CompactResult:
+        calls = {
+            json.dumps(item.get("call_id"))
+            for item in snapshot.items
+            if isinstance(item, dict) and item.get("type") == "function_call"
+        }
+        for item in snapshot.items:
+            answer = isinstance(item, dict) and item.get("type") == "function_call_output"
+            if answer and json.dumps(item.get("call_id")) not in calls:  # type: ignore[union-attr]
+                raise ValueError("refusing a snapshot with an orphan tool result")
+        return super().compact(snapshot)
+
+
 # -- the zoo --------------------------------------------------------------------------------------
 
 
@@ -730,6 +854,8 @@ class Wrong:
     reason: str
     factory: Callable[[ModelClient], Any] = attrs.field(eq=False, repr=False)
     claims: frozenset[Claim] = LLM_CLAIMS
+    #: no other check its claims select may catch it (the member of a generic or pair rule)
+    only: bool = False
 
 
 def _llm(cls: type[Reassembled]) -> Callable[[ModelClient], Any]:
@@ -871,21 +997,21 @@ ZOO = (
         name="naive-cut",
         breaks="CUT-4",
         check_id="compaction.llm.cut",
-        reason="orphans a tool result",
+        reason="separates the unit of positions",
         factory=_llm(NaiveCut),
     ),
     Wrong(
         name="ai4j-cut",
         breaks="CUT-4",
         check_id="compaction.llm.cut",
-        reason="separates no tool result from its call is 3",
+        reason="the greatest cut there that separates none is 3",
         factory=_llm(Ai4jCut),
     ),
     Wrong(
         name="falls-back-to-naive",
         breaks="CUT-5",
         check_id="compaction.llm.cut",
-        reason="orphans a tool result",
+        reason="separates the unit of positions",
         factory=_llm(FallsBackToNaive),
     ),
     Wrong(
@@ -899,7 +1025,7 @@ ZOO = (
         name="ignores-user-items",
         breaks="CUT-3",
         check_id="compaction.llm.cut",
-        reason="holds a user item",
+        reason="holds a user input item",
         factory=_llm(IgnoresUserItems),
     ),
     Wrong(
@@ -1183,6 +1309,109 @@ ZOO = (
         factory=_structured(NestsWholeSummary),
         claims=EXACT_CLAIMS,
     ),
+    Wrong(
+        name="reorders-kept-items",
+        breaks="CMP-15",
+        check_id="compaction.kept-verbatim",
+        reason="are not in the snapshot's order",
+        factory=_llm(ReordersKeptItems),
+        claims=GENERIC_CLAIMS,
+        only=True,
+    ),
+    Wrong(
+        name="reformats-kept-items",
+        breaks="JSON-10",
+        check_id="compaction.kept-verbatim",
+        reason="changed (member order or number form)",
+        factory=_llm(ReformatsKeptItems),
+        claims=GENERIC_CLAIMS,
+    ),
+    Wrong(
+        name="reports-another-summary",
+        breaks="CMP-16",
+        check_id="compaction.summary",
+        reason="the summary reported is the one the memory gets",
+        factory=_llm(ReportsAnotherSummary),
+        claims=GENERIC_CLAIMS,
+        only=True,
+    ),
+    Wrong(
+        name="loses-the-summary",
+        breaks="CMP-17",
+        check_id="compaction.summary",
+        reason="lives on only in the summary",
+        factory=_llm(LosesTheSummary),
+        claims=GENERIC_CLAIMS,
+        only=True,
+    ),
+    Wrong(
+        name="report-lies",
+        breaks="CMP-18",
+        check_id="compaction.context-report",
+        reason="droppedItemCount is",
+        factory=_structured(ReportLies),
+        claims=GENERIC_CLAIMS,
+        only=True,
+    ),
+    Wrong(
+        name="reports-its-own-sizes",
+        breaks="PRJ-12",
+        check_id="compaction.context-report",
+        reason="projectedApproxChars is",
+        factory=_structured(ReportsItsOwnSizes),
+        claims=GENERIC_CLAIMS,
+    ),
+    Wrong(
+        name="reports-other-positions",
+        breaks="RPT-7",
+        check_id="compaction.context-report",
+        reason="are not the summarized positions",
+        factory=_structured(ReportsOtherPositions),
+        claims=GENERIC_CLAIMS,
+    ),
+    Wrong(
+        name="always-compacts",
+        breaks="CMP-19",
+        check_id="compaction.should-compact-empty",
+        reason="a policy never asks to compact what cannot shrink",
+        factory=_llm(AlwaysCompacts),
+        claims=GENERIC_CLAIMS,
+        only=True,
+    ),
+    Wrong(
+        name="persists-an-orphan",
+        breaks="PAIR-8",
+        check_id="compaction.pair-integrity",
+        reason="the compaction summarized away",
+        factory=_orphaning,
+        claims=PAIR_CLAIMS,
+        only=True,
+    ),
+    Wrong(
+        name="cuts-between-reasoning-and-its-call",
+        breaks="PAIR-3",
+        check_id="compaction.pair-integrity",
+        reason="was kept only in part",
+        factory=_llm(CutsBetweenReasoningAndItsCall),
+        claims=PAIR_CLAIMS,
+    ),
+    Wrong(
+        name="refuses-orphans",
+        breaks="PAIR-9",
+        check_id="compaction.pair-integrity",
+        reason="orphan",
+        factory=_llm(RefusesOrphans),
+        claims=PAIR_CLAIMS,
+    ),
+    Wrong(
+        name="persists-what-the-provider-rejects",
+        breaks="WIRE-18",
+        check_id="compaction.wire-valid",
+        reason="accepts the snapshot's items but not the memory's",
+        factory=_orphaning,
+        claims=WIRE_CLAIMS,
+        only=True,
+    ),
 )
 
 #: Clauses the compaction checks cite that no wrong policy can break, with the reason.
@@ -1192,7 +1421,41 @@ NO_ZOO_MEMBER = {
 
 
 def _options(wrong: Wrong) -> dict[str, object]:
-    return {"budget": BUDGET} if Claim.EXACT in wrong.claims else {"max_items": MAX_ITEMS}
+    options: dict[str, object] = {"budget": BUDGET, "max_items": MAX_ITEMS}
+    if Claim.WIRE_VALID in wrong.claims:
+        options["providers"] = PROVIDERS
+    return options
+
+
+@pytest.mark.parametrize("wrong", [w for w in ZOO if w.only], ids=lambda wrong: wrong.name)
+def test_no_other_claimed_check_catches_the_member(wrong: Wrong) -> None:
+    failed = [
+        check.id
+        for check in compaction.CHECKS
+        if check.id != wrong.check_id
+        and check.claim in wrong.claims
+        and run_check(
+            check,
+            factory=wrong.factory,
+            claims=wrong.claims,
+            settings=QUICK,
+            options=_options(wrong),
+        ).outcome
+        is not Outcome.PASS
+    ]
+    assert not failed, failed
+
+
+def test_every_new_generic_and_pair_check_has_a_member_only_it_catches() -> None:
+    wanted = {
+        "compaction.kept-verbatim",
+        "compaction.summary",
+        "compaction.context-report",
+        "compaction.should-compact-empty",
+        "compaction.pair-integrity",
+        "compaction.wire-valid",
+    }
+    assert wanted <= {wrong.check_id for wrong in ZOO if wrong.only}
 
 
 @pytest.mark.parametrize("wrong", ZOO, ids=lambda wrong: wrong.name)

@@ -242,7 +242,7 @@ def test_a_harness_that_keeps_crashing_fails_the_run_without_stopping_it(
     assert status == EXIT_FAILED
     out = capsys.readouterr().out
     assert "0 passed" in out
-    assert out.count("ERROR projector.max-items") == 2  # both projectors, each restarted
+    assert out.count("ERROR projector.max-items") == 3  # the three projectors, each restarted
     assert "exited with status 3 before answering" in out
 
 

@@ -42,7 +42,7 @@ from ctxpact.conformance.harness import (
     SessionStoreProxy,
     harness_targets,
 )
-from ctxpact.spec import AgentSessionSnapshot, ContextProjector, JsonValue
+from ctxpact.spec import PROVIDERS, AgentSessionSnapshot, ContextProjector, JsonValue
 
 FAKE = Path(__file__).with_name("fake_harness.py")
 REFERENCE = shlex.join([sys.executable, "-m", "ctxpact.reference.harness"])
@@ -133,8 +133,11 @@ def test_targets_are_named_after_the_implementation_and_carry_its_metadata(
     assert targets[PROJECTOR].language == "python"
     assert targets[PROJECTOR].options == {"tiers": False}
     policy = targets["ctxpact.reference:LlmCompactPolicy"]
-    assert policy.options == {"kind": "llm", "max_items": 4}
-    assert len(targets) == 10
+    assert policy.options == {"kind": "llm", "max_items": 4, "providers": PROVIDERS}
+    pair_safe = targets["ctxpact.reference:PairSafeContextProjector"]
+    assert pair_safe.options == {"pair_safe": True, "providers": PROVIDERS}
+    assert pair_safe.claims == {Claim.GENERIC, Claim.EXACT, Claim.PAIR_INTEGRITY, Claim.WIRE_VALID}
+    assert len(targets) == 11
 
 
 def test_a_passing_check_passes_across_the_process_boundary(

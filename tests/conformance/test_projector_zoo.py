@@ -23,21 +23,34 @@ import attrs
 import pytest
 
 from ctxpact.conformance import Claim, Outcome, profile_settings, run_check
-from ctxpact.conformance.checks import projector as checks
-from ctxpact.conformance.checks._projection_support import (
-    char_stage,
-    cleared_item,
-    is_cleared_form,
+from ctxpact.conformance._pairing import (
+    Pairs,
+    is_carrier,
     is_reasoning,
-    is_tool_result,
-    is_user_item,
-    item_stage,
-    placeholder_label,
-    run_tiers,
+    is_user_input,
+    member_is,
+    pairs,
     tool_calls,
 )
+from ctxpact.conformance.checks import projector as checks
+from ctxpact.conformance.checks._projection_support import (
+    UnitStage,
+    char_stage,
+    cleared_item,
+    identical,
+    is_cleared_form,
+    is_tool_result,
+    item_stage,
+    pinned_units,
+    placeholder_label,
+    run_tiers,
+    unit_char_stage,
+    unit_item_stage,
+)
 from ctxpact.reference.projection import (
+    NEWEST_UNIT_DROPPED_NOTE,
     DefaultContextProjector,
+    PairSafeContextProjector,
     TypeAwareContextProjector,
     approx_chars,
 )
@@ -295,7 +308,12 @@ class DropsCallId(Perturbed):
         return {k: v for k, v in _object(output).items() if k != "call_id"}
 
 
-@wrong("projector.order-preserving", "JSON-1", "PRJ-8", reason="only tool results and reasoning")
+@wrong(
+    "projector.order-preserving",
+    "JSON-1",
+    "PRJ-8",
+    reason="only tool results, result carriers and reasoning",
+)
 class StripsStrings(Perturbed):
     """Trims string items, which must pass through unchanged."""
 
@@ -303,7 +321,11 @@ class StripsStrings(Perturbed):
         return output.strip() if isinstance(output, str) else output
 
 
-@wrong("projector.order-preserving", "JSON-5", reason="only tool results and reasoning")
+@wrong(
+    "projector.order-preserving",
+    "JSON-5",
+    reason="only tool results, result carriers and reasoning",
+)
 class WholeNumbers(Perturbed):
     """Writes 1.0 as 1: a different item."""
 
@@ -313,7 +335,12 @@ class WholeNumbers(Perturbed):
         return output
 
 
-@wrong("projector.order-preserving", "JSON-3", "JSON-10", reason="only tool results and reasoning")
+@wrong(
+    "projector.order-preserving",
+    "JSON-3",
+    "JSON-10",
+    reason="only tool results, result carriers and reasoning",
+)
 class SortsMembers(Perturbed):
     """Sorts the members of object items: equal, but not identical."""
 
@@ -401,7 +428,7 @@ class NoBudgetIsALimit(Perturbed):
 
 @wrong(
     "projector.pair-integrity",
-    reason="is kept but its call",
+    reason="is kept but its",
     name="orphans-tool-results",
     claims=frozenset({Claim.GENERIC, Claim.PAIR_INTEGRITY}),
 )
@@ -873,7 +900,8 @@ class FirstCallNames(Perturbed):
     def each(self, source: JsonValue, output: JsonValue) -> JsonValue:
         if not (_replaced(source, output) and is_tool_result(source)):
             return output
-        return {**_object(output), "output": placeholder_label(_object(source), self.names)}
+        label = placeholder_label(_object(source), _object(source).get("call_id"), self.names)  # type: ignore[arg-type]
+        return {**_object(output), "output": label}
 
 
 @wrong("projector.exact.placeholders", "T1-6", reason="is not among the newest")
@@ -951,15 +979,15 @@ class TrimsEverything(Perturbed):
         ], budget
 
 
-@wrong("projector.exact.tier2-scope", "T2-2", reason="there is no user item")
+@wrong("projector.exact.tier2-scope", "T2-2", reason="there is no user input item")
 class TrimsWithoutUser(TrimsEverything):
     """ai4j (DIF-5): without a user item, trims every reasoning item."""
 
     def trims(self, items: Items) -> bool:
-        return not any(map(is_user_item, items))
+        return not any(map(is_user_input, items))
 
 
-@wrong("projector.exact.tier2-scope", "T2-3", reason="at or after the last user item")
+@wrong("projector.exact.tier2-scope", "T2-3", reason="at or after the last user input item")
 class TrimsCurrentTurn(TrimsEverything):
     """Trims the reasoning of the current turn too."""
 
@@ -999,6 +1027,673 @@ class SummaryFirst(Perturbed):
         return {"summary": _object(output)["summary"], **_object(output)}
 
 
+# -- pair integrity, wire validity and the pair-safe algorithm ---------------------------------
+
+PAIRS = frozenset({Claim.GENERIC, Claim.PAIR_INTEGRITY})
+WIRE = frozenset({Claim.GENERIC, Claim.WIRE_VALID})
+PAIR_SAFE: Mapping[str, Any] = {"pair_safe": True}
+
+
+def _wire(*providers: str) -> Mapping[str, Any]:
+    return {"providers": providers}
+
+
+class PairSafePerturbed(Perturbed):
+    """The pair-safe reference, with its input, its output or each output item changed."""
+
+    base: ClassVar[ContextProjector] = PairSafeContextProjector()
+
+
+class Reselected(PairSafePerturbed):
+    """The pair-safe reference, keeping another selection of positions with a true report."""
+
+    def reselect(self, items: Items, budget: Budget, kept: list[int]) -> list[int]:
+        return kept
+
+    def after(
+        self, items: Items, budget: Budget, projection: ContextProjection
+    ) -> ContextProjection:
+        kept = _kept(items, projection)
+        by_position = dict(zip(kept, projection.items, strict=True))
+        chosen = self.reselect(items, budget, kept)
+        output = [by_position.get(p, items[p]) for p in chosen]
+        return projection_of(
+            items,
+            chosen,
+            output,
+            notes=self.renote(items, budget, chosen, projection.report.notes),
+            item=projection.report.item_limit_applied,
+            char=projection.report.character_limit_applied,
+        )
+
+    def renote(
+        self, items: Items, budget: Budget, chosen: list[int], notes: Sequence[str]
+    ) -> Sequence[str]:
+        return notes
+
+
+def _is_chat_call(item: JsonValue) -> bool:
+    return isinstance(item, dict) and item.get("role") == "assistant" and "tool_calls" in item
+
+
+@wrong("projector.pair-integrity", "PAIR-4", "PAIR-5", reason="is kept but its", claims=PAIRS)
+class OrphansChatToolMessages(Reselected):
+    """Drops the assistant message of a kept Chat unit that is neither pinned nor the newest."""
+
+    only = True
+
+    def reselect(self, items: Items, budget: Budget, kept: list[int]) -> list[int]:
+        if budget is None or budget.max_items is None or len(kept) == len(items):
+            return kept
+        newest = set(pairs(items).newest())
+        pinned = budget.pinned_prefix_items
+        doomed = [p for p in kept if _is_chat_call(items[p]) and p not in newest and p >= pinned]
+        return [p for p in kept if p not in doomed[:1]]
+
+
+@wrong(
+    "projector.pair-integrity",
+    "PAIR-4",
+    "PAIR-2",
+    reason="is kept but its",
+    claims=PAIRS,
+)
+class KeepsCallsDropsResults(Reselected):
+    """Drops the last result of a kept call that has several, the call kept (PAIR-4 (b))."""
+
+    def reselect(self, items: Items, budget: Budget, kept: list[int]) -> list[int]:
+        if budget is None or budget.max_items is None or len(kept) == len(items):
+            return kept
+        for call in pairs(items).calls:
+            results = [p for p in call.results if p in kept]
+            if call.position in kept and len(results) > 0 and call.position != results[-1]:
+                return [p for p in kept if p != results[-1]]
+        return kept
+
+
+class _ShapeBlind(PairSafePerturbed):
+    """The pair-safe reference that does not see one shape's results (ai4j, DIF-24)."""
+
+    def disguise(self, item: JsonValue) -> JsonValue:
+        return item
+
+    def project(self, items: Items, budget: Budget) -> ContextProjection:
+        source = list(items)
+        seen = [self.disguise(item) for item in source]
+        projection = self.base.project(seen, budget)
+        kept = _kept(seen, projection)
+        output = [
+            source[p] if identical(seen[p], o) else o
+            for p, o in zip(kept, projection.items, strict=True)
+        ]
+        return projection_of(
+            source,
+            kept,
+            output,
+            notes=projection.report.notes,
+            item=projection.report.item_limit_applied,
+            char=projection.report.character_limit_applied,
+        )
+
+
+@wrong("projector.pair-integrity", "PAIR-1", reason="is kept but its", claims=PAIRS)
+class ChatResultsAreNoResults(_ShapeBlind):
+    """Pairs only Responses and Anthropic results: a Chat tool message is a message to it."""
+
+    def disguise(self, item: JsonValue) -> JsonValue:
+        if isinstance(item, dict) and item.get("role") == "tool" and item.get("type") is None:
+            return {**item, "role": "tool-message"}
+        return item
+
+
+@wrong("projector.pair-integrity", "PAIR-9", reason="orphan", claims=PAIRS)
+class RefusesOrphans(PairSafePerturbed):
+    """Raises on a source list that already holds an orphan result."""
+
+    def project(self, items: Items, budget: Budget) -> ContextProjection:
+        if pairs(items).orphans():
+            raise ValueError("refusing a list with an orphan tool result")
+        return super().project(items, budget)
+
+
+@wrong(
+    "projector.newest-item",
+    "PAIR-7",
+    reason="is kept only in part",
+    claims=PAIRS,
+    name="keeps-the-last-of-the-newest-calls",
+)
+class KeepsTheLastOfTheNewestCalls(Reselected):
+    """Of the newest unit's parallel Responses calls, keeps only the last, with its output."""
+
+    only = True
+
+    def reselect(self, items: Items, budget: Budget, kept: list[int]) -> list[int]:
+        newest = pairs(items).newest()
+        if budget is None or not newest or not set(newest) <= set(kept):
+            return kept
+        if newest[0] < budget.pinned_prefix_items:
+            return kept
+        calls = [c for c in pairs(items).calls if c.position in newest and c.results]
+        if len(calls) < 2 or not all(
+            member_is(items[c.position], "type", "function_call") for c in calls
+        ):
+            return kept
+        gone = {p for c in calls[:-1] for p in (c.position, *c.results)}
+        return [p for p in kept if p not in gone]
+
+
+@wrong(
+    "projector.newest-item",
+    "PAIR-7",
+    "RPT-6",
+    reason="is missing from",
+    claims=PAIRS,
+)
+class DropsTheNewestUnitSilently(PairSafePerturbed):
+    """Drops a newest unit that does not fit without the note that says so."""
+
+    only = True
+
+    def after(
+        self, items: Items, budget: Budget, projection: ContextProjection
+    ) -> ContextProjection:
+        notes = [n for n in projection.report.notes if not n.startswith("newest unit dropped")]
+        return _with_report(projection, notes=tuple(notes))
+
+
+@wrong(
+    "projector.pinned-prefix",
+    "PAIR-6",
+    reason="are not represented whole",
+    claims=PAIRS,
+)
+class DropsPinnedReasoning(Reselected):
+    """Keeps a pinned call with its result but drops the reasoning item that produced it."""
+
+    only = True
+
+    def reselect(self, items: Items, budget: Budget, kept: list[int]) -> list[int]:
+        pinned = 0 if budget is None else budget.pinned_prefix_items
+        return [p for p in kept if not (p < pinned and is_reasoning(items[p]))]
+
+
+@wrong("projector.report", "RPT-6", "PAIR-7", reason="is represented", claims=PAIRS)
+class NotesANewestUnitItKept(PairSafePerturbed):
+    """Writes the note of a dropped newest unit whenever maxItems applied."""
+
+    def after(
+        self, items: Items, budget: Budget, projection: ContextProjection
+    ) -> ContextProjection:
+        report = projection.report
+        if budget is None or budget.max_items is None or not report.item_limit_applied:
+            return projection
+        if any(n.startswith("newest unit dropped") for n in report.notes):
+            return projection
+        note = NEWEST_UNIT_DROPPED_NOTE.format(
+            items=len(pairs(items).newest()), max_items=budget.max_items
+        )
+        return _with_report(projection, notes=(*report.notes, note))
+
+
+class _Rewired(PairSafePerturbed):
+    """The pair-safe reference whose output goes through one more (wrong) step."""
+
+    def rewire(self, output: list[JsonValue]) -> list[JsonValue]:
+        return output
+
+    def after(
+        self, items: Items, budget: Budget, projection: ContextProjection
+    ) -> ContextProjection:
+        return attrs.evolve(projection, items=tuple(self.rewire(list(projection.items))))
+
+
+# Wire validity: each member breaks one provider's rule first, in its own words.
+
+
+@wrong(
+    "projector.wire-valid",
+    "WIRE-18",
+    "WIRE-4",
+    reason="No tool call found for function call output",
+    claims=WIRE,
+    options=_wire("openai-responses"),
+    name="responses-orphans-under-max-items",
+)
+def _default_for_responses() -> ContextProjector:
+    """The default projector claiming wire validity for Responses: its tail orphans outputs."""
+    return DefaultContextProjector()
+
+
+@wrong(
+    "projector.wire-valid",
+    "WIRE-18",
+    "WIRE-10",
+    reason="must be followed by tool messages responding to each",
+    claims=WIRE,
+    options=_wire("openai-chat"),
+    name="chat-orphans-under-max-items",
+)
+def _default_for_chat() -> ContextProjector:
+    """The default projector claiming wire validity for Chat: a pin may end inside a step."""
+    return DefaultContextProjector()
+
+
+@wrong(
+    "projector.wire-valid",
+    "WIRE-18",
+    "WIRE-13",
+    reason="ids were found without `tool_result` blocks immediately after",
+    claims=WIRE,
+    options=_wire("anthropic"),
+    name="anthropic-orphans-under-max-items",
+)
+def _default_for_anthropic() -> ContextProjector:
+    """The default projector claiming wire validity for Anthropic: a pin may end inside a step."""
+    return DefaultContextProjector()
+
+
+@wrong(
+    "projector.wire-valid",
+    "WIRE-8",
+    reason="must be a response to a preceeding message",
+    claims=WIRE,
+    options=_wire("openai-chat"),
+)
+class DropsTheFirstCallOfATurn(_Rewired):
+    """Leaves out an assistant message with tool calls right after a user message."""
+
+    def rewire(self, output: list[JsonValue]) -> list[JsonValue]:
+        gone = {
+            i
+            for i in range(1, len(output))
+            if _is_chat_call(output[i]) and member_is(output[i - 1], "role", "user")
+        }
+        return [o for i, o in enumerate(output) if i not in gone]
+
+
+@wrong(
+    "projector.wire-valid",
+    "WIRE-12",
+    "WIRE-14",
+    reason="unexpected `tool_use_id` found",
+    claims=WIRE,
+    options=_wire("anthropic"),
+)
+class DropsTheToolUseAfterAUser(_Rewired):
+    """Leaves out a tool_use message after a user message: that carrier joins the user's turn."""
+
+    def rewire(self, output: list[JsonValue]) -> list[JsonValue]:
+        def uses_tools(item: JsonValue) -> bool:
+            content = item.get("content") if isinstance(item, dict) else None
+            return isinstance(content, list) and any(
+                member_is(part, "type", "tool_use") for part in content
+            )
+
+        gone = {
+            i
+            for i in range(1, len(output))
+            if uses_tools(output[i]) and member_is(output[i - 1], "role", "user")
+        }
+        return [o for i, o in enumerate(output) if i not in gone]
+
+
+@wrong(
+    "projector.wire-valid",
+    "WIRE-5",
+    reason="No tool output found for function call",
+    claims=WIRE,
+    options=_wire("openai-responses"),
+)
+class DropsTheLastOutput(_Rewired):
+    """Leaves out the last function_call_output of the output."""
+
+    def rewire(self, output: list[JsonValue]) -> list[JsonValue]:
+        last = [i for i, o in enumerate(output) if member_is(o, "type", "function_call_output")]
+        return [o for i, o in enumerate(output) if i not in last[-1:]]
+
+
+@wrong(
+    "projector.wire-valid",
+    "WIRE-6",
+    reason="was provided without its required following item",
+    claims=WIRE,
+    options=_wire("openai-responses"),
+)
+class DropsTheCallAfterReasoning(_Rewired):
+    """Leaves out the item right after each reasoning item."""
+
+    def rewire(self, output: list[JsonValue]) -> list[JsonValue]:
+        after = {i + 1 for i, o in enumerate(output) if is_reasoning(o)}
+        return [o for i, o in enumerate(output) if i not in after]
+
+
+@wrong(
+    "projector.wire-valid",
+    "WIRE-7",
+    "WIRE-16",
+    reason="Duplicate item found with id",
+    claims=WIRE,
+    options=_wire("openai-responses"),
+)
+class RepeatsReasoning(_Rewired):
+    """Writes each reasoning item twice."""
+
+    def rewire(self, output: list[JsonValue]) -> list[JsonValue]:
+        return [twice for o in output for twice in ([o, o] if is_reasoning(o) else [o])]
+
+
+@wrong(
+    "projector.wire-valid",
+    "WIRE-9",
+    reason="not found in 'tool_calls' of previous message",
+    claims=WIRE,
+    options=_wire("openai-chat"),
+)
+class MergesToolSteps(_Rewired):
+    """Leaves out an assistant message with tool calls right after another step's results."""
+
+    def rewire(self, output: list[JsonValue]) -> list[JsonValue]:
+        merged = {
+            i
+            for i in range(1, len(output))
+            if _is_chat_call(output[i]) and member_is(output[i - 1], "role", "tool")
+        }
+        return [o for i, o in enumerate(output) if i not in merged]
+
+
+@wrong(
+    "projector.wire-valid",
+    "WIRE-10",
+    reason="must be followed by tool messages responding to each",
+    claims=WIRE,
+    options=_wire("openai-chat"),
+)
+class DropsTheNewestToolMessage(_Rewired):
+    """Leaves out the last tool message."""
+
+    def rewire(self, output: list[JsonValue]) -> list[JsonValue]:
+        tools = [i for i, o in enumerate(output) if member_is(o, "role", "tool")]
+        return [o for i, o in enumerate(output) if i not in tools[-1:]]
+
+
+@wrong(
+    "projector.wire-valid",
+    "WIRE-11",
+    reason="Duplicate value for 'tool_call_id'",
+    claims=WIRE,
+    options=_wire("openai-chat"),
+)
+class RepeatsToolMessages(_Rewired):
+    """Writes each tool message twice."""
+
+    def rewire(self, output: list[JsonValue]) -> list[JsonValue]:
+        return [t for o in output for t in ([o, o] if member_is(o, "role", "tool") else [o])]
+
+
+@wrong(
+    "projector.wire-valid",
+    "WIRE-13",
+    reason="ids were found without `tool_result` blocks immediately after",
+    claims=WIRE,
+    options=_wire("anthropic"),
+)
+class DropsTheNewestCarrier(_Rewired):
+    """Leaves out the last user message that carries tool results."""
+
+    def rewire(self, output: list[JsonValue]) -> list[JsonValue]:
+        carriers = [i for i, o in enumerate(output) if is_carrier(o)]
+        return [o for i, o in enumerate(output) if i not in carriers[-1:]]
+
+
+@wrong(
+    "projector.wire-valid",
+    "WIRE-15",
+    reason="follows a `tool_use` block",
+    claims=WIRE,
+    options=_wire("anthropic"),
+)
+class TextAfterToolUse(PairSafePerturbed):
+    """Appends a text part after the tool_use parts of each assistant message."""
+
+    def each(self, source: JsonValue, output: JsonValue) -> JsonValue:
+        content = output.get("content") if isinstance(output, dict) else None
+        if not (member_is(output, "role", "assistant") and isinstance(content, list)):
+            return output
+        if not any(member_is(part, "type", "tool_use") for part in content):
+            return output
+        return {**_object(output), "content": [*content, {"type": "text", "text": "and so"}]}
+
+
+@wrong(
+    "projector.wire-valid",
+    "WIRE-2",
+    "PRJ-8",
+    reason="is not part of the openai-chat format",
+    claims=WIRE,
+    options=_wire("openai-chat"),
+)
+class ResponsesPlaceholdersEverywhere(PairSafePerturbed):
+    """Tier-1 replaces a Chat tool message by a Responses placeholder (ai4j's only shape)."""
+
+    def each(self, source: JsonValue, output: JsonValue) -> JsonValue:
+        if not (_replaced(source, output) and member_is(source, "role", "tool")):
+            return output
+        return {
+            "type": "function_call_output",
+            "call_id": _object(source).get("tool_call_id"),
+            "output": "[tool result cleared]",
+        }
+
+
+@wrong(
+    "projector.wire-valid",
+    "WIRE-3",
+    reason="must have a 'tool_call_id'",
+    claims=WIRE,
+    options=_wire("openai-chat"),
+    name="tier1-drops-tool-call-id-on-the-wire",
+)
+@wrong("projector.order-preserving", "PRJ-8", "T1-4", reason="must keep tool_call_id")
+class Tier1DropsToolCallId(Perturbed):
+    """Tier-1 builds Chat placeholders without tool_call_id."""
+
+    base: ClassVar[ContextProjector] = PairSafeContextProjector()
+
+    def each(self, source: JsonValue, output: JsonValue) -> JsonValue:
+        if not (_replaced(source, output) and member_is(source, "role", "tool")):
+            return output
+        return {k: v for k, v in _object(output).items() if k != "tool_call_id"}
+
+
+@wrong("projector.order-preserving", "T1-9", "PRJ-8", reason="keeps a content array as long")
+class Tier1RewritesCarriers(Perturbed):
+    """Tier-1 replaces a whole carrier's content by its cleared results, dropping the text."""
+
+    def each(self, source: JsonValue, output: JsonValue) -> JsonValue:
+        if not (_replaced(source, output) and is_carrier(source)):
+            return output
+        parts = cast("list[JsonValue]", _object(output)["content"])
+        kept = [p for p in parts if member_is(p, "type", "tool_result")]
+        return {**_object(output), "content": kept}
+
+
+@wrong("projector.exact.placeholders", "T1-2", "T1-4", reason="is not among the newest")
+class Tier1ClearsResponsesOnly(Perturbed):
+    """ai4j (DIF-24): Tier-1 clears only function_call_output items."""
+
+    def each(self, source: JsonValue, output: JsonValue) -> JsonValue:
+        if _replaced(source, output) and not member_is(source, "type", "function_call_output"):
+            return source if not is_reasoning(source) else output
+        return output
+
+
+@wrong("projector.exact.notes", "T1-7", "T1-9", reason="expected notes")
+class Tier1CountsCarriers(Perturbed):
+    """Counts a carrier once in the Tier-1 note, however many of its parts it cleared."""
+
+    def after(
+        self, items: Items, budget: Budget, projection: ContextProjection
+    ) -> ContextProjection:
+        tiers = run_tiers(items, budget)
+        notes = [
+            re.sub(r"cleared \d+ old", f"cleared {len(tiers.tier1)} old", n)
+            for n in projection.report.notes
+        ]
+        return _with_report(projection, notes=tuple(notes))
+
+
+# The pair-safe algorithm (§5.5).
+
+
+@wrong(
+    "projector.exact.unit-stages",
+    "PRJ-30",
+    "PRJ-32",
+    reason="§5.5 gives",
+    options=PAIR_SAFE,
+    name="type-aware-for-pair-safe",
+)
+def _type_aware_for_pair_safe() -> ContextProjector:
+    """The type-aware projector claiming the pair-safe algorithm: it selects items, not units."""
+    return TypeAwareContextProjector()
+
+
+class StagedUnits:
+    """A pair-safe projector (§5.5) from the suite's own pieces, whose stages a member swaps."""
+
+    def pairing(self, items: Items) -> Pairs:
+        return pairs(items)
+
+    def unit_item(self, pairing: Pairs, limit: int, pinned: int) -> UnitStage:
+        return unit_item_stage(pairing, limit, pinned)
+
+    def unit_char(
+        self, received: Sequence[tuple[int, ...]], sizes: Sequence[int], limit: int, pinned: int
+    ) -> UnitStage:
+        return unit_char_stage(received, sizes, limit, pinned)
+
+    def project(self, items: Items, budget: Budget) -> ContextProjection:
+        tiers = run_tiers(items, budget)
+        working, notes = tiers.working, list(tiers.notes)
+        pairing = self.pairing(items)
+        units: Sequence[tuple[int, ...]] = pairing.units
+        flags = {"item": False, "char": False}
+        if budget is not None and budget.max_items is not None:
+            stage = self.unit_item(pairing, budget.max_items, budget.pinned_prefix_items)
+            units, flags["item"] = stage.units, stage.applied
+            if stage.applied:
+                notes.append(f"maxItems applied: {budget.max_items}")
+            if stage.newest_dropped:
+                notes.append(
+                    NEWEST_UNIT_DROPPED_NOTE.format(
+                        items=len(pairing.newest()), max_items=budget.max_items
+                    )
+                )
+        if budget is not None and budget.max_approx_chars is not None:
+            sizes = [approx_chars(item) for item in working]
+            stage = self.unit_char(
+                units, sizes, budget.max_approx_chars, budget.pinned_prefix_items
+            )
+            units, flags["char"] = stage.units, stage.applied
+            if stage.applied:
+                notes.append(f"maxApproxChars applied: {budget.max_approx_chars}")
+        kept = sorted(p for unit in units for p in unit)
+        return projection_of(items, kept, [working[p] for p in kept], notes=notes, **flags)
+
+
+@wrong("projector.exact.unit-stages", "PRJ-31", "PAIR-3", reason="§5.5 gives", options=PAIR_SAFE)
+class UnitsWithoutReasoning(StagedUnits):
+    """Builds units without joining reasoning to the output after it (PAIR-3 (c))."""
+
+    def pairing(self, items: Items) -> Pairs:
+        return pairs([{**_object(i), "type": "note"} if is_reasoning(i) else i for i in items])
+
+
+@wrong("projector.exact.unit-stages", "PRJ-32", reason="§5.5 gives", options=PAIR_SAFE)
+class PinnedUnitsNewestFirst(StagedUnits):
+    """Takes the pinned units newest first in the item stage's prefix pass."""
+
+    def unit_item(self, pairing: Pairs, limit: int, pinned: int) -> UnitStage:
+        stage = unit_item_stage(pairing, limit, pinned)
+        if not stage.applied or limit == 0:
+            return stage
+        left, taken = limit, []
+        prefix = sorted(pinned_units(pairing, pinned), key=lambda unit: unit[-1], reverse=True)
+        others = sorted(
+            (unit for unit in pairing.units if unit[0] >= pinned),
+            key=lambda unit: unit[-1],
+            reverse=True,
+        )
+        for unit in (*prefix, *others):
+            if len(unit) <= left:
+                taken.append(unit)
+                left -= len(unit)
+        return attrs.evolve(stage, units=tuple(sorted(taken)))
+
+
+@wrong("projector.exact.unit-stages", "PRJ-33", reason="§5.5 gives", options=PAIR_SAFE)
+class UnitTailStopsAtAMisfit(StagedUnits):
+    """Stops the character stage's tail pass at the first unit that does not fit."""
+
+    def unit_char(
+        self, received: Sequence[tuple[int, ...]], sizes: Sequence[int], limit: int, pinned: int
+    ) -> UnitStage:
+        stage = unit_char_stage(received, sizes, limit, pinned)
+        if not stage.applied:
+            return stage
+        tail = sorted((u for u in received if u[0] >= pinned), key=lambda u: u[-1], reverse=True)
+        stop = next((u for u in tail if u not in stage.units), None)
+        gone = set() if stop is None else {u for u in tail if u[-1] < stop[-1]}
+        return attrs.evolve(stage, units=tuple(u for u in stage.units if u not in gone))
+
+
+@wrong(
+    "projector.exact.pair-safe-singletons",
+    "PRJ-35",
+    reason="on a list of single-position units",
+    options=PAIR_SAFE,
+)
+class FirstPinnedUnitOnlyIfItFits(StagedUnits):
+    """Takes the first pinned unit in the character stage only when it fits (PRJ-20 says always)."""
+
+    def unit_char(
+        self, received: Sequence[tuple[int, ...]], sizes: Sequence[int], limit: int, pinned: int
+    ) -> UnitStage:
+        stage = unit_char_stage(received, sizes, limit, pinned)
+        first = next((u for u in received if u[0] < pinned), None)
+        if not stage.applied or first is None or sum(sizes[p] for p in first) <= limit:
+            return stage
+        return attrs.evolve(stage, units=tuple(u for u in stage.units if u != first))
+
+
+@wrong("projector.exact.unit-stages", "PRJ-34", reason="§5.5 gives", options=PAIR_SAFE)
+class PairSafeWithoutIndices(PairSafePerturbed):
+    """Leaves droppedIndices out of the pair-safe report."""
+
+    def after(
+        self, items: Items, budget: Budget, projection: ContextProjection
+    ) -> ContextProjection:
+        return _with_report(projection, dropped_indices=None)
+
+
+@wrong(
+    "projector.exact.pair-safe-vectors",
+    "PRJ-32",
+    "PAIR-7",
+    reason="vector project-pair-safe.",
+    options=PAIR_SAFE,
+)
+class NewestUnitNoteWithoutCount(PairSafePerturbed):
+    """Writes the newest unit's note without the number of its items."""
+
+    def after(
+        self, items: Items, budget: Budget, projection: ContextProjection
+    ) -> ContextProjection:
+        notes = [re.sub(r"dropped: \d+ item", "dropped: item", n) for n in projection.report.notes]
+        return _with_report(projection, notes=tuple(notes))
+
+
 #: Clauses cited by projector checks that no wrong projector can break, and why.
 EXEMPT: dict[str, str] = {
     "PRJ-2": "a projector is handed no memory; what it is handed is covered by PRJ-3",
@@ -1012,10 +1707,6 @@ EXEMPT: dict[str, str] = {
     "JSON-12": "the document's member names are written by ctxpact.spec.to_json",
     "JSON-13": "the schema files belong to ctxpact.spec",
     "JSON-15": "absent or null extensions are written by ctxpact.spec.to_json",
-    "CUT-4": (
-        "cited by projector.pair-integrity for the call of a tool result; the clause is "
-        "find_turn_boundary_cut's, whose wrong implementations live with the compaction checks"
-    ),
 }
 
 
@@ -1047,6 +1738,36 @@ def test_every_projector_check_has_a_member() -> None:
     caught = {member.check for member in ZOO}
     unguarded = {check.id for check in checks.CHECKS} - caught
     assert not unguarded, f"no wrong projector fails {sorted(unguarded)}"
+
+
+#: The members that only their intended check may catch: one for each check of pair
+#: integrity, as the target claims it (generic and pair integrity), so that each of those
+#: checks is shown to find what the others miss.
+ONLY = [member for member in ZOO if getattr(member.factory, "only", False)]
+
+
+def test_every_check_of_pair_integrity_has_a_member_only_it_catches() -> None:
+    pair_checks = {"projector.pair-integrity", "projector.pinned-prefix", "projector.newest-item"}
+    assert pair_checks <= {member.check for member in ONLY}
+
+
+@pytest.mark.parametrize("member", ONLY, ids=lambda member: member.name)
+def test_no_other_claimed_check_catches_the_member(member: Wrong) -> None:
+    failed = [
+        found.id
+        for found in checks.CHECKS
+        if found.id != member.check
+        and found.claim in member.claims
+        and run_check(
+            found,
+            factory=member.factory,
+            claims=member.claims,
+            settings=QUICK,
+            options=member.options,
+        ).outcome
+        is not Outcome.PASS
+    ]
+    assert not failed, failed
 
 
 @pytest.mark.parametrize("member", ZOO, ids=lambda member: member.name)

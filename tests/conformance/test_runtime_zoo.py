@@ -285,6 +285,61 @@ class SkipsUnknownTools(AgentSession):
             super()._call_tool(step, call)
 
 
+class _OutputItems:
+    """A session's memory whose ``add_output_items`` writes what ``rewrite`` makes of them."""
+
+    def __init__(self, inner: Any, rewrite: Callable[[list[JsonValue]], list[JsonValue]]) -> None:
+        self._inner = inner
+        self._rewrite = rewrite
+
+    def add_output_items(self, items: Iterable[JsonValue]) -> None:
+        self._inner.add_output_items(self._rewrite(list(items)))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+class RewritesStepItems(AgentSession):
+    """Writes a step's items (the result's, with its calls declared) as ``rewrite`` says."""
+
+    def __init__(self, **arguments: Any) -> None:
+        super().__init__(**arguments)
+        self._raw: ModelResult | None = None
+        self._memory = _OutputItems(self._memory, self.rewrite)
+
+    def _ask_model(self, prompt: ModelPrompt, step: int) -> ModelResult:
+        self._raw = super()._ask_model(prompt, step)
+        return self._raw
+
+    def rewrite(self, items: list[JsonValue]) -> list[JsonValue]:
+        return items
+
+
+class NamesOnlyTheOutput(RewritesStepItems):
+    """ai4j (DIF-26): a blank call id is generated for the output only; the call stays blank."""
+
+    def rewrite(self, items: list[JsonValue]) -> list[JsonValue]:
+        assert self._raw is not None
+        return [*self._raw.memory_items, *items[len(self._raw.memory_items) :]]
+
+
+class DeclaresNoMissingCall(RewritesStepItems):
+    """Writes the result's items with the generated ids, but declares no call they leave out."""
+
+    def rewrite(self, items: list[JsonValue]) -> list[JsonValue]:
+        assert self._raw is not None
+        return items[: len(self._raw.memory_items)]
+
+
+class DeclaresMissingCallsFirst(RewritesStepItems):
+    """Declares the calls the result's items leave out before those items, not after."""
+
+    def rewrite(self, items: list[JsonValue]) -> list[JsonValue]:
+        assert self._raw is not None
+        count = len(self._raw.memory_items)
+        return [*items[count:], *items[:count]]
+
+
 class ModelErrorUnpublished(AgentSession):
     """Lets a model error propagate without the ERROR event."""
 
@@ -792,6 +847,27 @@ ZOO: tuple[Wrong, ...] = (
         with_session_class(SkipsUnknownTools),
     ),
     wrong(
+        "writes a generated call id into the output only (ai4j)",
+        "RUN-7 PAIR-1",
+        "runtime.tool-call-ids",
+        "no earlier item declares",
+        with_session_class(NamesOnlyTheOutput),
+    ),
+    wrong(
+        "declares no call its memory items leave out",
+        "RUN-7 PAIR-1",
+        "runtime.tool-call-ids",
+        "no earlier item declares",
+        with_session_class(DeclaresNoMissingCall),
+    ),
+    wrong(
+        "declares the missing calls before the memory items",
+        "RUN-7 RUN-3",
+        "runtime.tool-call-ids",
+        "with its calls declared",
+        with_session_class(DeclaresMissingCallsFirst),
+    ),
+    wrong(
         "does not publish a model error",
         "RUN-8",
         "runtime.model-error",
@@ -1137,6 +1213,25 @@ def test_each_member_fails_its_check_for_the_right_reason(member: Wrong) -> None
 REFERENCE = next(t for t in reference_targets() if t.component is Component.RUNTIME)
 
 
+def test_only_the_tool_call_ids_check_catches_a_runtime_that_names_only_the_output() -> None:
+    # RUN-7's new part: every other check drives calls with ids, or memory items that declare
+    # nothing, where writing the generated id into the call makes no difference.
+    (member,) = [m for m in ZOO if m.name.startswith("writes a generated call id")]
+    failed = [
+        check.id
+        for check in RUNTIME_CHECKS
+        if check.id != member.check_id
+        and run_check(
+            check,
+            factory=member.factory,
+            claims=frozenset({Claim.GENERIC, Claim.EXACT}),
+            settings=QUICK,
+        ).outcome
+        is Outcome.FAIL
+    ]
+    assert not failed, failed
+
+
 def test_the_reference_runtime_is_a_target() -> None:
     assert REFERENCE.name == "ctxpact.reference:Agent"
     # The runtime has one level (§1.3): its checks are generic, and no claim adds any.
@@ -1173,3 +1268,45 @@ def test_a_runtime_without_a_step_bound_skips_the_bound_check() -> None:
     )
     assert result.outcome is Outcome.SKIP
     assert "RUN-9 is a MAY" in result.message
+
+
+# -- where the reference and SPEC.md disagree ------------------------------------------------
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the reference fills only missing or blank string ids, not ids that are no string",
+)
+def test_a_call_whose_id_is_no_string_gets_the_generated_id() -> None:
+    # §1.4: an id counts only when it is a JSON string, so `"call_id": 5` is no id, and RUN-7
+    # (a) gives it the generated id of the blank call. The reference leaves 5 and declares
+    # the call a second time (RUN-7 (b)), so memory holds a call without an id.
+    item: JsonValue = {"type": "function_call", "call_id": 5, "name": "echo", "arguments": "{}"}
+    answers = (
+        ModelResult(
+            memory_items=(item,), tool_calls=(ToolCall(call_id="", name="echo", arguments="{}"),)
+        ),
+        ModelResult(output_text="done", memory_items=({"role": "assistant"},)),
+    )
+    memories: list[Any] = []
+
+    def memory(session_id: str) -> Any:
+        memories.append(in_memory_factory(session_id))
+        return memories[-1]
+
+    config = RuntimeConfig(
+        model_client=_Scripted(answers), memory_factory=memory, tools={"echo": str}
+    )
+    reference_runtime(config).run("go")
+    items = memories[0].get_items()
+    assert items[1] == {**item, "call_id": "tool_step_0_0"}  # type: ignore[dict-item]
+    assert len(items) == 4  # input, the call, its output, the final answer
+
+
+class _Scripted:
+    def __init__(self, answers: tuple[ModelResult, ...]) -> None:
+        self.answers = list(answers)
+
+    def create(self, prompt: ModelPrompt) -> ModelResult:
+        del prompt
+        return self.answers.pop(0)

@@ -139,7 +139,9 @@ def check_projector(
     """Check the projectors that *factory* builds (one fresh instance per example).
 
     *factory* is called with no argument. Keyword arguments: ``claims`` (``generic`` always;
-    also ``"pair-integrity"`` and ``"exact"``), ``settings`` (Hypothesis settings overriding
+    also ``"pair-integrity"``, ``"wire-valid"``, which needs ``options={"providers": [...]}``,
+    and ``"exact"``, with ``options={"tiers": False}`` or ``{"pair_safe": True}`` for the
+    default or pair-safe algorithm), ``settings`` (Hypothesis settings overriding
     the profile), ``profile`` (``quick``, ``default``, ``thorough``), ``seed``, ``options``
     (only those the claimed checks read), ``expected_failures`` (:class:`ExpectedFailure` s,
     strict), ``keywords`` (select checks by id or clause; each must match one), ``timeout``
@@ -159,7 +161,8 @@ def check_compact_policy(
     parameter has no default (or it takes ``*args``), and no argument otherwise (SUITE-4):
     ``LlmCompactPolicy``-like classes take the client, ``MyPolicy(keep_last=4)`` keeps its
     defaults. The ``"llm-summary"`` claim needs ``options={"max_items": N}``, the policy's
-    keep-recent count. Other keyword arguments as for :func:`check_projector`.
+    keep-recent count, and ``"wire-valid"`` ``options={"providers": [...]}``. Other keyword
+    arguments as for :func:`check_projector`.
     """
     return _run(Component.COMPACT_POLICY, factory, run)
 

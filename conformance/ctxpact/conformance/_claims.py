@@ -22,7 +22,10 @@ from ctxpact.conformance._model import Check, Claim, Component
 CLAIM_MEANINGS: Mapping[Claim, str] = {
     Claim.GENERIC: "the invariants any implementation of the component keeps, whatever its "
     "algorithm (a framework's own trimmer included); always checked",
-    Claim.PAIR_INTEGRITY: "a projector that never leaves a tool result without its call",
+    Claim.PAIR_INTEGRITY: "a projector or compact policy that never leaves a tool result "
+    "without its call, nor an answered call without its results (SPEC.md §1.5)",
+    Claim.WIRE_VALID: "a projector or compact policy whose output a provider accepts whenever "
+    "it accepted the input (SPEC.md §1.6); needs the option providers",
     Claim.EXACT: "a port of the spec's own algorithm: results identical to the reference's, "
     "the language-neutral vectors included",
     Claim.LLM_SUMMARY: "a compact policy that follows the spec's LLM summary rules (prompt, "
@@ -71,8 +74,35 @@ def _option(  # noqa: PLR0913 - one table row
 
 _PROJECTOR_CLAIMS = (Claim.GENERIC, Claim.PAIR_INTEGRITY, Claim.EXACT)
 
+_PROVIDERS_MEANING = (
+    "the providers a wire-valid claim is made for: openai-responses, openai-chat, anthropic"
+)
+
 #: Every option a check reads, with the claims whose checks read it.
 OPTIONS: tuple[OptionSpec, ...] = (
+    _option(
+        "providers",
+        Component.PROJECTOR,
+        (Claim.WIRE_VALID,),
+        _PROVIDERS_MEANING,
+        '["openai-chat", "anthropic"]',
+        required=True,
+    ),
+    _option(
+        "providers",
+        Component.COMPACT_POLICY,
+        (Claim.WIRE_VALID,),
+        _PROVIDERS_MEANING,
+        '["openai-responses"]',
+        required=True,
+    ),
+    _option(
+        "pair_safe",
+        Component.PROJECTOR,
+        (Claim.EXACT,),
+        "true for a port of PairSafeContextProjector (SPEC.md §5.5); default false",
+        "true",
+    ),
     _option(
         "tiers",
         Component.PROJECTOR,

@@ -5,13 +5,13 @@ from __future__ import annotations
 import enum
 import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Final, cast
 
 import attrs
 from hypothesis import settings
 
-from ctxpact.conformance._model import Mismatch
+from ctxpact.conformance._model import Claim, Mismatch
 from ctxpact.spec import SCHEMA_OF, CtxpactError, JsonValue, compact_json, copy_json, to_json
 
 
@@ -83,10 +83,14 @@ class CheckContext:
         *,
         settings: settings,
         options: Mapping[str, Any] | None = None,
+        claims: Collection[Claim] = (),
     ) -> None:
         self.factory = factory
         self.settings = settings
         self.options: Mapping[str, Any] = options or {}
+        #: What the target claims: a check whose rule depends on another claim reads it here
+        #: (PAIR-5: pair integrity changes what the pinned-prefix and newest-item rules say).
+        self.claims: frozenset[Claim] = frozenset(claims)
         self.example: dict[str, JsonValue] | None = None
         self.steps: list[JsonValue] = []
         #: The last failure :meth:`expect` raised: what a time limit that interrupts the

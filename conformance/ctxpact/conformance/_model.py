@@ -27,15 +27,19 @@ class Claim(enum.Enum):
     """What an implementation claims, and so which checks apply to it.
 
     ``GENERIC`` holds for any implementation of the component (a framework's own trimmer,
-    with a different algorithm, included). ``PAIR_INTEGRITY`` is the claim of a projector
-    that never leaves a tool result without its call. ``EXACT`` is the claim of a port of the
-    spec's own algorithms: its results must equal the reference's, byte for byte.
+    with a different algorithm, included). ``PAIR_INTEGRITY`` is the claim of a projector or
+    a compact policy that never leaves a tool result without its call nor an answered call
+    without its results (SPEC.md §1.5). ``WIRE_VALID`` is the claim of one that never turns a
+    list a provider accepts into one it rejects (§1.6); its checks need
+    ``options["providers"]``, the providers it is made for. ``EXACT`` is the claim of a port
+    of the spec's own algorithms: its results must equal the reference's, byte for byte.
     ``LLM_SUMMARY`` is the claim of a compact policy that follows the spec's LLM summary
     rules (prompt, forgiving parse, fallback, accumulation, turn-boundary cut, file tracking).
     """
 
     GENERIC = "generic"
     PAIR_INTEGRITY = "pair-integrity"
+    WIRE_VALID = "wire-valid"
     EXACT = "exact"
     LLM_SUMMARY = "llm-summary"
 

@@ -20,9 +20,13 @@ from ctxpact.reference.compaction import (
     parse_structured_summary,
 )
 from ctxpact.reference.memory import InMemoryAgentMemory, SqliteAgentMemory
-from ctxpact.reference.projection import DefaultContextProjector, TypeAwareContextProjector
+from ctxpact.reference.projection import (
+    DefaultContextProjector,
+    PairSafeContextProjector,
+    TypeAwareContextProjector,
+)
 from ctxpact.reference.session import FileSessionStore, InMemorySessionStore, SqliteSessionStore
-from ctxpact.spec import ContextBudget, ModelClient
+from ctxpact.spec import PROVIDERS, ContextBudget, ModelClient
 
 #: The keep-recent count of the reference LLM policy that the suite checks.
 LLM_MAX_ITEMS = 4
@@ -54,6 +58,7 @@ def reference_targets() -> tuple[Target, ...]:
     """Every reference implementation with the claims it makes."""
     version = suite_version()
     exact = (Claim.GENERIC, Claim.EXACT)
+    pair_keeping = (Claim.PAIR_INTEGRITY, Claim.WIRE_VALID)
 
     def target(
         name: str,
@@ -81,18 +86,28 @@ def reference_targets() -> tuple[Target, ...]:
         ),
         target("TypeAwareContextProjector", Component.PROJECTOR, TypeAwareContextProjector, exact),
         target(
+            "PairSafeContextProjector",
+            Component.PROJECTOR,
+            PairSafeContextProjector,
+            (*exact, *pair_keeping),
+            pair_safe=True,
+            providers=PROVIDERS,
+        ),
+        target(
             "StructuredSummaryCompactPolicy",
             Component.COMPACT_POLICY,
             _structured,
-            exact,
+            (*exact, *pair_keeping),
             budget=STRUCTURED_BUDGET,
+            providers=PROVIDERS,
         ),
         target(
             "LlmCompactPolicy",
             Component.COMPACT_POLICY,
             _llm,
-            (Claim.GENERIC, Claim.LLM_SUMMARY),
+            (Claim.GENERIC, Claim.LLM_SUMMARY, *pair_keeping),
             max_items=LLM_MAX_ITEMS,
+            providers=PROVIDERS,
         ),
         target("InMemoryAgentMemory", Component.AGENT_MEMORY, InMemoryAgentMemory, exact),
         target(

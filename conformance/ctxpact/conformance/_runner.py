@@ -42,6 +42,7 @@ from ctxpact.conformance._profiles import (
     TIME_LIMITS,
     profile_settings,
 )
+from ctxpact.conformance._target import check_claim_options
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -201,7 +202,10 @@ def run_check(  # noqa: PLR0913 - every argument is a separate, named choice of 
     # public API, so it stays derandomised: every run of it is reproducible all the same.
     machine_settings = settings if seed is None else hypothesis.settings(settings, derandomize=True)
     context = CheckContext(
-        factory_call(factory, check.component), settings=machine_settings, options=options
+        factory_call(factory, check.component),
+        settings=machine_settings,
+        options=options,
+        claims=claims,
     )
     said: list[str] = []
     try:
@@ -351,6 +355,7 @@ def prepare(  # noqa: PLR0913 - what a run is made of, all keywords
     planned = plan(checks, implementation, keywords)
     claimed = [c for c in planned if c.claim is Claim.GENERIC or c.claim in implementation.claims]
     check_required_options(claimed, options or {})
+    check_claim_options(implementation.claims, options or {})
     factory_call(factory, implementation.component, name=implementation.name)
     return planned
 

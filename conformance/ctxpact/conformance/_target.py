@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from attrs import field, frozen
@@ -17,7 +17,14 @@ from ctxpact.conformance._factory import (
 )
 from ctxpact.conformance._model import Claim, Component, ExpectedFailure, Implementation
 from ctxpact.reference.session import SessionStore
-from ctxpact.spec import AgentMemory, CompactPolicy, ContextProjector, ModelPrompt, ModelResult
+from ctxpact.spec import (
+    PROVIDERS,
+    AgentMemory,
+    CompactPolicy,
+    ContextProjector,
+    ModelPrompt,
+    ModelResult,
+)
 
 
 def claims_of(values: Iterable[Claim | str]) -> frozenset[Claim]:
@@ -42,6 +49,32 @@ def claims_of(values: Iterable[Claim | str]) -> frozenset[Claim]:
             known = ", ".join(c.value for c in Claim)
             raise TargetError(f"Expected a claim among {known} but got {value!r}") from None
     return frozenset(claims)
+
+
+def check_claim_options(claims: Iterable[Claim], options: Mapping[str, Any]) -> None:
+    """Reject options the claimed checks cannot use: a wire-valid claim's unknown providers.
+
+    A missing ``providers`` is a missing option (a claim that cannot be checked never
+    passes); a value that names no provider of SPEC.md §1.6 is a usage error.
+
+    Raises:
+        TargetError: if ``options["providers"]`` is not a list of known provider names.
+
+    """
+    if Claim.WIRE_VALID not in claims or options.get("providers") is None:
+        return
+    providers = options["providers"]
+    known = ", ".join(PROVIDERS)
+    if isinstance(providers, str) or not isinstance(providers, Sequence) or not providers:
+        raise TargetError(
+            f"Expected option providers to be a non-empty list of providers among {known} but "
+            f"got {providers!r}"
+        )
+    unknown = [provider for provider in providers if provider not in PROVIDERS]
+    if unknown:
+        raise TargetError(
+            f"Expected option providers among {known} but got {', '.join(map(repr, unknown))}"
+        )
 
 
 def _expected(values: Iterable[ExpectedFailure]) -> tuple[ExpectedFailure, ...]:

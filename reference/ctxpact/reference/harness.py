@@ -31,7 +31,11 @@ from ctxpact.reference.compaction import (
     parse_structured_summary,
 )
 from ctxpact.reference.memory import InMemoryAgentMemory, SqliteAgentMemory
-from ctxpact.reference.projection import DefaultContextProjector, TypeAwareContextProjector
+from ctxpact.reference.projection import (
+    DefaultContextProjector,
+    PairSafeContextProjector,
+    TypeAwareContextProjector,
+)
 from ctxpact.reference.session import (
     FileSessionStore,
     InMemorySessionStore,
@@ -41,6 +45,7 @@ from ctxpact.reference.session import (
 )
 from ctxpact.spec import (
     MAX_DOCUMENT_DEPTH,
+    PROVIDERS,
     AgentMemory,
     AgentSessionSnapshot,
     CompactPolicy,
@@ -67,15 +72,20 @@ PROTOCOL_VERSION = 1
 IMPLEMENTATION_NAME = "ctxpact.reference"
 #: Where to read about the implementation.
 HOMEPAGE = "https://ctxpact.dev"
+#: The providers the pair-keeping targets claim wire validity for (SPEC.md §1.6).
+WIRE_PROVIDERS: list[JsonValue] = list(PROVIDERS)
 #: The options of the LLM policy target: the suite's in-process reference target uses the same.
-LLM_OPTIONS: JsonObject = {"kind": "llm", "maxItems": 4}
+LLM_OPTIONS: JsonObject = {"kind": "llm", "maxItems": 4, "providers": WIRE_PROVIDERS}
 #: The options of the structured policy target (its budget), as for the in-process reference.
 STRUCTURED_OPTIONS: JsonObject = {
     "kind": "structured",
     "budget": {"maxItems": 4, "pinnedPrefixItems": 1},
+    "providers": WIRE_PROVIDERS,
 }
 #: The options of ``DefaultContextProjector``, which applies neither Tier-1 nor Tier-2.
 DEFAULT_PROJECTOR_OPTIONS: JsonObject = {"tiers": False}
+#: The options of ``PairSafeContextProjector``: its exact algorithm is §5.5's.
+PAIR_SAFE_OPTIONS: JsonObject = {"pairSafe": True, "providers": WIRE_PROVIDERS}
 
 
 class HarnessRequestError(CtxpactError, ValueError):
@@ -186,6 +196,7 @@ class _FileStores:
 def reference_targets(file_stores: Callable[[], FileSessionStore]) -> tuple[ServedTarget, ...]:
     """Every reference implementation, with the claims and options of the in-process suite."""
     exact = ("generic", "exact")
+    pair_keeping = ("pair-integrity", "wire-valid")
     return (
         ServedTarget(
             name="DefaultContextProjector",
@@ -201,16 +212,23 @@ def reference_targets(file_stores: Callable[[], FileSessionStore]) -> tuple[Serv
             factory=TypeAwareContextProjector,
         ),
         ServedTarget(
+            name="PairSafeContextProjector",
+            component="projector",
+            claims=(*exact, *pair_keeping),
+            factory=PairSafeContextProjector,
+            options=PAIR_SAFE_OPTIONS,
+        ),
+        ServedTarget(
             name="StructuredSummaryCompactPolicy",
             component="compact-policy",
-            claims=exact,
+            claims=(*exact, *pair_keeping),
             factory=structured_policy,
             options=STRUCTURED_OPTIONS,
         ),
         ServedTarget(
             name="LlmCompactPolicy",
             component="compact-policy",
-            claims=("generic", "llm-summary"),
+            claims=("generic", "llm-summary", *pair_keeping),
             factory=llm_policy,
             options=LLM_OPTIONS,
         ),

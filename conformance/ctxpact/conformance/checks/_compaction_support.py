@@ -1,8 +1,9 @@
 """What the compaction and parser checks share: a scripted model, item readings, inputs.
 
-The item readings here (user items, tool results, the tool calls of §1.4) are written from
-SPEC.md independently of the reference, so that the invariants the checks state in their own
-words (no orphaned tool result, the cut on a user item) do not lean on the code they judge.
+The item readings (user input items, tool calls and results in every shape, units) are the
+suite's own, from :mod:`ctxpact.conformance._pairing`, written from SPEC.md independently of
+the reference, so that the invariants the checks state in their own words (no orphaned tool
+result, the cut on a user input item) do not lean on the code they judge.
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ from attrs import frozen
 from hypothesis import strategies as st
 
 from ctxpact.conformance._context import describe
-from ctxpact.conformance.strategies import TOOL_NAMES, model_outputs, texts, transcripts
+from ctxpact.conformance._pairing import is_user_input, pairs
+from ctxpact.conformance.strategies import (
+    TOOL_NAMES,
+    adversarial_transcripts,
+    model_outputs,
+    texts,
+    transcripts,
+)
 from ctxpact.spec import (
     JsonObject,
     JsonValue,
@@ -127,92 +135,48 @@ def java_trim(text: str) -> str:
     return text.strip(_TRIMMED)
 
 
-def is_user_item(item: JsonValue) -> bool:
-    """A JSON object whose ``role`` is the string ``user`` (§1.4)."""
-    return isinstance(item, dict) and item.get("role") == "user"
+def separated_units(items: Sequence[JsonValue], cut: int) -> list[tuple[int, ...]]:
+    """PAIR-3: the units of *items* that a cut at *cut* leaves on both sides (CUT-3, CUT-4)."""
+    return [unit for unit in pairs(items).units if unit[0] < cut <= unit[-1]]
 
 
-def result_call_id(item: JsonValue) -> str | None:
-    """The call id of a tool result, or ``None`` for a non-result or a result without one."""
-    if isinstance(item, dict) and item.get("type") == "function_call_output":
-        call_id = item.get("call_id")
-        return call_id if isinstance(call_id, str) else None
-    return None
-
-
-@frozen(kw_only=True)
-class DeclaredCall:
-    """A tool call an item declares (§1.4): its id and name when they are strings."""
-
-    call_id: str | None
-    name: str | None
-    holder: JsonObject
-
-
-def _string(value: JsonValue) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def declared_calls(item: JsonValue) -> Iterator[DeclaredCall]:
-    """The tool calls of *item* by the rules (a) to (d) of §1.4, in their order."""
-    if not isinstance(item, dict):
-        return
-    kind = item.get("type")
-    if kind == "function_call":
-        yield DeclaredCall(
-            call_id=_string(item.get("call_id")), name=_string(item.get("name")), holder=item
-        )
-    if kind == "tool_use":
-        yield DeclaredCall(
-            call_id=_string(item.get("id")), name=_string(item.get("name")), holder=item
-        )
-    entries = item.get("tool_calls")
-    if isinstance(entries, list):
-        for entry in entries:
-            if not isinstance(entry, dict):
-                continue
-            holder, name = entry, _string(entry.get("name"))
-            function = entry.get("function")
-            if name is None and isinstance(function, dict):
-                holder, name = function, _string(function.get("name"))
-            yield DeclaredCall(call_id=_string(entry.get("id")), name=name, holder=holder)
-    parts = item.get("content")
-    if isinstance(parts, list):
-        for part in parts:
-            yield from declared_calls(part)
-
-
-@frozen(kw_only=True)
-class Orphan:
-    """A tool result at ``result`` whose call, at ``call``, a cut separates from it."""
-
-    result: int
-    call: int
-    call_id: str
-
-
-def orphans_at(items: Sequence[JsonValue], cut: int) -> list[Orphan]:
-    """The tool results that cutting *items* at *cut* separates from their calls (CUT-4)."""
-    latest: dict[str, int] = {}
-    found = []
-    for position, item in enumerate(items):
-        call_id = result_call_id(item)
-        if call_id is not None and call_id in latest:
-            call = latest[call_id]
-            if call < cut <= position:
-                found.append(Orphan(result=position, call=call, call_id=call_id))
-        for declared in declared_calls(item):
-            if declared.call_id is not None:
-                latest[declared.call_id] = position
-    return found
-
-
-def greatest_user_item(items: Sequence[JsonValue], naive_cut: int) -> int | None:
-    """The greatest position in ``[1, naive_cut]`` holding a user item, if any (CUT-3)."""
+def greatest_user_input(items: Sequence[JsonValue], naive_cut: int) -> int | None:
+    """CUT-3: the greatest i in [1, naive_cut] holding a user input item, separating no unit."""
+    pairing = pairs(items)
     for position in range(min(naive_cut, len(items) - 1), 0, -1):
-        if is_user_item(items[position]):
+        if is_user_input(items[position]) and not pairing.separates(position):
             return position
     return None
+
+
+def kept_positions(
+    snapshot: Sequence[JsonValue], memory: Sequence[JsonValue], *, latest: bool = False
+) -> list[int]:
+    """CMP-15: where the memory's kept items (those identical to a snapshot item) sit.
+
+    The earliest order-preserving placement of the kept items among the snapshot's (the
+    latest, with *latest*: snapshots may repeat an item); a kept item with no place after the
+    one before it is left out (the kept items are then out of order, which the check of
+    CMP-15 reports).
+    """
+    if latest:
+        count = len(snapshot)
+        backwards = kept_positions(snapshot[::-1], memory[::-1])
+        return sorted(count - 1 - position for position in backwards)
+    texts = [compact_json(item) for item in snapshot]
+    known = set(texts)
+    found: list[int] = []
+    position = 0
+    for item in memory:
+        text = compact_json(item)
+        if text not in known:
+            continue
+        while position < len(texts) and texts[position] != text:
+            position += 1
+        if position < len(texts):
+            found.append(position)
+            position += 1
+    return found
 
 
 def items_text(items: Sequence[JsonValue]) -> str:
@@ -400,10 +364,18 @@ def file_tool_items(draw: st.DrawFn) -> list[JsonValue]:
     return items
 
 
+#: Well-paired transcripts, a broken one at times: the cut must be right on either.
+_LLM_TRANSCRIPTS = st.one_of(
+    transcripts(max_turns=2, max_steps=2, pending=True),
+    transcripts(max_turns=2, max_steps=2, pending=True),
+    adversarial_transcripts(max_turns=2, max_steps=2),
+)
+
+
 @st.composite
 def llm_items(draw: st.DrawFn, *, max_items: int, file_tools: bool = True) -> list[JsonValue]:
     """A transcript longer than *max_items* items, often with file tools."""
-    items = draw(transcripts(max_turns=2, max_steps=2))
+    items = draw(_LLM_TRANSCRIPTS)
     if file_tools:
         for _ in range(draw(st.integers(0, 2))):
             position = draw(st.integers(0, len(items)))

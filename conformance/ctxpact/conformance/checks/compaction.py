@@ -26,7 +26,9 @@ from hypothesis import strategies as st
 
 from ctxpact.conformance._context import CheckContext, SkipCheck, SubjectError, describe
 from ctxpact.conformance._model import Check, Claim, Component
+from ctxpact.conformance._pairing import declared_calls, pairs
 from ctxpact.conformance._registry import check
+from ctxpact.conformance.checks._classics import TRANSCRIPTS, claimed_providers, with_examples
 from ctxpact.conformance.checks._compaction_support import (
     FIXED_OUTPUTS,
     PLAIN_ANSWER,
@@ -35,25 +37,30 @@ from ctxpact.conformance.checks._compaction_support import (
     ScriptedModelClient,
     assistant,
     chat_call,
-    declared_calls,
     failing_answers,
     file_tool_items,
     first_difference,
-    greatest_user_item,
+    greatest_user_input,
     items_text,
     java_trim,
+    kept_positions,
     llm_snapshots,
-    orphans_at,
     previous_summaries,
     quiet_reference_logs,
     said,
+    separated_units,
     snapshot_text,
     successful_answers,
     text_difference,
     tool_result,
     user,
 )
-from ctxpact.conformance.strategies import transcripts
+from ctxpact.conformance.checks._projection_support import json_equal
+from ctxpact.conformance.strategies import (
+    adversarial_transcripts,
+    provider_transcripts,
+    transcripts,
+)
 from ctxpact.conformance.vectors import Vector, vectors_for
 from ctxpact.reference.compaction import (
     COMPACT_SUMMARY_MARKER,
@@ -66,7 +73,9 @@ from ctxpact.reference.compaction import (
     parse_structured_summary,
     read_file_sections,
 )
+from ctxpact.reference.projection import approx_chars
 from ctxpact.spec import (
+    PROVIDERS,
     CompactResult,
     ContextBudget,
     JsonValue,
@@ -78,6 +87,7 @@ from ctxpact.spec import (
     from_json,
     to_json,
     validate,
+    wire_problems,
 )
 
 _POLICY = Component.COMPACT_POLICY
@@ -112,10 +122,19 @@ _WORKED = MemorySnapshot(
 )
 
 
+#: Snapshots of well-paired transcripts and of broken ones (PAIR-9), with a previous summary.
+_SNAPSHOTS = st.builds(
+    MemorySnapshot,
+    items=st.one_of(
+        transcripts(max_turns=3, max_steps=2, pending=True),
+        adversarial_transcripts(max_turns=3, max_steps=2),
+    ),
+    summary=previous_summaries(),
+)
+
+
 def _snapshots() -> st.SearchStrategy[MemorySnapshot]:
-    return st.builds(
-        MemorySnapshot, items=transcripts(max_turns=3, max_steps=2), summary=previous_summaries()
-    )
+    return _SNAPSHOTS
 
 
 def _compact(policy: Any, snapshot: MemorySnapshot) -> Any:  # noqa: ANN401 - the subject's own
@@ -234,6 +253,372 @@ def result_valid(context: CheckContext) -> Callable[[], None]:
             )
 
     return test
+
+
+def _compacted(context: CheckContext, snapshot: MemorySnapshot, answer: ModelAnswer) -> Any:  # noqa: ANN401 - the subject's own
+    """Compact *snapshot* with a fresh policy whose model gives *answer*; errors are findings."""
+    context.record(snapshot=snapshot, model_answer=answer.document())
+    policy = context.subject(ScriptedModelClient([answer]))
+    try:
+        result = _compact(policy, snapshot)
+    except Exception as error:  # noqa: BLE001 - any error is the finding
+        context.expect(
+            condition=False,
+            message=f"compact raised {type(error).__name__}: {error} on a valid snapshot (CMP-1)",
+        )
+    context.expect(
+        isinstance(result, CompactResult),
+        f"compact returned a {type(result).__name__}, not a CompactResult (CMP-1)",
+    )
+    return result
+
+
+def _changed_item(snapshot: MemorySnapshot, memory: MemorySnapshot) -> str | None:
+    """CMP-15: a memory item equal to a snapshot item but not identical to any (a changed one)."""
+    texts = {compact_json(item) for item in snapshot.items}
+    for index, item in enumerate(memory.items):
+        if compact_json(item) in texts:
+            continue
+        for position, original in enumerate(snapshot.items):
+            if json_equal(item, original):
+                return (
+                    f"memory item {index} ({describe(item, 120)}) is snapshot item {position} "
+                    f"({describe(original, 120)}) changed (member order or number form): a "
+                    "policy keeps an item verbatim or not at all (CMP-15)"
+                )
+    return None
+
+
+@check(
+    "compaction.kept-verbatim",
+    component=_POLICY,
+    claim=Claim.GENERIC,
+    clauses=("CMP-15", "JSON-3", "JSON-10"),
+)
+def kept_verbatim(context: CheckContext) -> Callable[[], None]:
+    """The items a compaction keeps stay verbatim and in the snapshot's order.
+
+    A memory item identical to a snapshot item is kept; the kept items must be an
+    order-preserving selection of the snapshot's items. An item equal to a snapshot item but
+    not identical (members reordered, ``1`` for ``1.0``) is a kept item changed.
+    """
+
+    @given(snapshot=_snapshots(), answer=successful_answers())
+    @example(snapshot=MemorySnapshot(items=_PAIRED, summary="earlier"), answer=PLAIN_ANSWER)
+    @example(snapshot=MemorySnapshot(items=(*_SINGLE_TURN, 1, 1.0, "text")), answer=PLAIN_ANSWER)
+    def test(snapshot: MemorySnapshot, answer: ModelAnswer) -> None:
+        result = _compacted(context, snapshot, answer)
+        if result.memory is None:
+            return
+        changed = _changed_item(snapshot, result.memory)
+        context.expect(changed is None, changed or "")
+        texts = {compact_json(item) for item in snapshot.items}
+        kept = [item for item in result.memory.items if compact_json(item) in texts]
+        placed = kept_positions(snapshot.items, result.memory.items)
+        context.expect(
+            len(placed) == len(kept),
+            f"the kept items {describe(kept)} are not in the snapshot's order: a policy never "
+            "reorders what it keeps (CMP-15)",
+        )
+
+    return test
+
+
+@check(
+    "compaction.summary",
+    component=_POLICY,
+    claim=Claim.GENERIC,
+    clauses=("CMP-16", "CMP-17"),
+)
+def summary_kept(context: CheckContext) -> Callable[[], None]:
+    """The summary reported is the memory's, and nothing summarized is lost without one.
+
+    When ``memory`` is not null, ``summary`` equals ``memory.summary`` (CMP-16), and that
+    summary is non-blank whenever the snapshot had a non-blank summary or the compaction
+    summarized some of its items (CMP-17).
+    """
+
+    @given(snapshot=_snapshots(), answer=successful_answers())
+    @example(snapshot=MemorySnapshot(items=_PAIRED, summary="earlier"), answer=PLAIN_ANSWER)
+    @example(snapshot=MemorySnapshot(items=_SINGLE_TURN), answer=PLAIN_ANSWER)
+    @example(snapshot=MemorySnapshot(items=(), summary="only a summary"), answer=PLAIN_ANSWER)
+    def test(snapshot: MemorySnapshot, answer: ModelAnswer) -> None:
+        result = _compacted(context, snapshot, answer)
+        memory = result.memory
+        if memory is None:
+            return
+        context.expect(
+            result.summary == memory.summary,
+            f"the result's summary is {describe(result.summary, 120)} but its memory's is "
+            f"{describe(memory.summary, 120)}: the summary reported is the one the memory gets "
+            "(CMP-16)",
+        )
+        summarized = len(snapshot.items) - len(kept_positions(snapshot.items, memory.items))
+        had = snapshot.summary is not None and java_trim(snapshot.summary) != ""
+        if summarized or had:
+            context.expect(
+                memory.summary is not None and java_trim(memory.summary) != "",
+                f"the memory's summary is {describe(memory.summary)} although "
+                + (
+                    f"{summarized} snapshot item(s) were summarized"
+                    if summarized
+                    else f"the snapshot's summary was {describe(snapshot.summary, 120)}"
+                )
+                + ": what a compaction summarizes lives on only in the summary (CMP-17)",
+            )
+
+    return test
+
+
+def _report_problem(  # noqa: PLR0911 - one return per finding
+    snapshot: MemorySnapshot, result: CompactResult
+) -> str | None:
+    """CMP-18: the result's contextReport describes the compaction it reports."""
+    report = result.context_report
+    if report is None:
+        return None
+    count = len(snapshot.items)
+    if report.source_item_count != count:
+        return f"sourceItemCount is {report.source_item_count}, not the snapshot's {count} items"
+    if result.memory is None:
+        return None
+    placed = kept_positions(snapshot.items, result.memory.items)
+    kept = [snapshot.items[p] for p in placed]
+    summarized = count - len(placed)
+    for name, got, want in (
+        ("droppedItemCount", report.dropped_item_count, summarized),
+        ("projectedItemCount", report.projected_item_count, len(placed)),
+        ("sourceApproxChars", report.source_approx_chars, sum(map(approx_chars, snapshot.items))),
+        ("projectedApproxChars", report.projected_approx_chars, sum(map(approx_chars, kept))),
+    ):
+        if got != want:
+            return (
+                f"{name} is {got} but the compaction kept {len(placed)} of {count} item(s), "
+                f"so it is {want}"
+            )
+    if (report.item_limit_applied or report.character_limit_applied) and not summarized:
+        return "a limit flag is true but the compaction summarized nothing"
+    if report.dropped_indices is not None:
+        # The positions the report keeps must hold the kept items, in order (whichever of
+        # two identical snapshot items the policy kept).
+        listed = set(report.dropped_indices)
+        rest = [compact_json(snapshot.items[p]) for p in range(count) if p not in listed]
+        if rest != [compact_json(item) for item in kept] or len(listed) != summarized:
+            return f"droppedIndices {list(report.dropped_indices)} are not the summarized positions"
+    if report.cleared_indices:
+        return f"clearedIndices {list(report.cleared_indices)}, but kept items are verbatim"
+    return None
+
+
+@check(
+    "compaction.context-report",
+    component=_POLICY,
+    claim=Claim.GENERIC,
+    clauses=("CMP-18", "PRJ-12", "RPT-7"),
+)
+def context_report(context: CheckContext) -> Callable[[], None]:
+    """A contextReport tells the truth about the compaction: counts, sizes, flags, indices.
+
+    Read as a projection of the snapshot's items to the items kept: ``sourceItemCount`` the
+    snapshot's items, ``droppedItemCount`` those summarized, sizes by approx_chars, no limit
+    flag when nothing was summarized, ``droppedIndices`` the summarized positions.
+    """
+
+    @given(snapshot=_snapshots(), answer=successful_answers())
+    @example(snapshot=MemorySnapshot(items=_PAIRED, summary="earlier"), answer=PLAIN_ANSWER)
+    @example(snapshot=MemorySnapshot(items=_PAIRED[:2]), answer=PLAIN_ANSWER)
+    def test(snapshot: MemorySnapshot, answer: ModelAnswer) -> None:
+        result = _compacted(context, snapshot, answer)
+        problem = _report_problem(snapshot, result)
+        context.expect(
+            problem is None,
+            f"the contextReport does not describe the compaction: {problem} (CMP-18)",
+        )
+
+    return test
+
+
+@check(
+    "compaction.should-compact-empty",
+    component=_POLICY,
+    claim=Claim.GENERIC,
+    clauses=("CMP-19", "CMP-1"),
+)
+def should_compact_empty(context: CheckContext) -> Callable[[], None]:
+    """should_compact is false for an empty snapshot: nothing to shrink, nothing to compact."""
+
+    def test() -> None:
+        snapshot = MemorySnapshot()
+        context.record(snapshot=snapshot)
+        answer = context.subject(ScriptedModelClient()).should_compact(snapshot)
+        context.expect(
+            answer is False,
+            f"should_compact answered {answer!r} for a snapshot with no items and no summary "
+            "(CMP-19: a policy never asks to compact what cannot shrink)",
+        )
+
+    return test
+
+
+# -- pair integrity and wire validity ------------------------------------------------------------
+
+#: Well-paired snapshots (a pending step at the tail at times) and broken ones (PAIR-9).
+_PAIR_SNAPSHOTS = st.builds(
+    MemorySnapshot,
+    items=st.one_of(
+        transcripts(max_turns=3, max_steps=2, pending=True),
+        transcripts(max_turns=3, max_steps=2, pending=True),
+        transcripts(max_turns=3, max_steps=2, pending=True),
+        adversarial_transcripts(max_turns=3, max_steps=2),
+    ),
+    summary=previous_summaries(),
+)
+_WIRE_SNAPSHOTS = {
+    provider: st.tuples(
+        st.just(provider),
+        st.builds(
+            MemorySnapshot, items=provider_transcripts(provider), summary=previous_summaries()
+        ),
+    )
+    for provider in PROVIDERS
+}
+
+
+def _classic_snapshots() -> list[tuple[str, MemorySnapshot]]:
+    """Each provider's classic transcript (see ``_classics``), which the provider accepts."""
+    return [(provider, MemorySnapshot(items=build())) for provider, build in TRANSCRIPTS.items()]
+
+
+def _pair_examples() -> list[MemorySnapshot]:
+    """The classic transcripts, whole and less their last item, and the units a cut may split.
+
+    A reasoning item with its call just before the naive cut of a small policy, a snapshot
+    that already holds an orphan (PAIR-9).
+    """
+    examples = [
+        MemorySnapshot(items=items)
+        for build in TRANSCRIPTS.values()
+        for items in (build(), build()[:-1])
+    ]
+    reasoning: list[JsonValue] = [
+        user("go"),
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "function_call", "call_id": "c1", "name": "ls", "arguments": "{}"},
+        tool_result("c1"),
+        assistant("a"),
+        assistant("b"),
+    ]
+    examples.append(MemorySnapshot(items=reasoning))
+    examples.append(MemorySnapshot(items=(tool_result("orphan"), *_PAIRED), summary="earlier"))
+    return examples
+
+
+def _orphan_problem(snapshot: MemorySnapshot, memory: MemorySnapshot) -> str | None:
+    """PAIR-8: orphans and pending calls in memory that the snapshot did not have; split units."""
+    before, after = pairs(snapshot.items), pairs(memory.items)
+    orphan_ids = {link.call_id for link in before.orphans()}
+    for link in after.orphans():
+        if link.call_id not in orphan_ids:
+            return (
+                f"memory item {link.position} ({describe(memory.items[link.position], 120)}) is a "
+                f"tool result whose call {describe(link.call_id)} the compaction summarized away"
+            )
+    pending_ids = {link.call_id for link in before.pending()}
+    for call in after.pending():
+        if call.call_id not in pending_ids:
+            return (
+                f"memory item {call.position} ({describe(memory.items[call.position], 120)}) "
+                f"declares the call {describe(call.call_id)} whose results were summarized away"
+            )
+    split: list[str] = []
+    # Snapshots may repeat an item: either reading of which copy was kept will do.
+    for latest in (False, True):
+        kept = set(kept_positions(snapshot.items, memory.items, latest=latest))
+        split = [
+            f"the unit of snapshot positions {list(unit)} was kept only in part "
+            f"({sorted(set(unit) & kept)}): a policy summarizes whole units"
+            for unit in before.units
+            if set(unit) & kept and not set(unit) <= kept
+        ]
+        if not split:
+            return None
+    return split[0]
+
+
+@check(
+    "compaction.pair-integrity",
+    component=_POLICY,
+    claim=Claim.PAIR_INTEGRITY,
+    clauses=("PAIR-8", "PAIR-3", "PAIR-9"),
+)
+def compaction_pair_integrity(context: CheckContext) -> Callable[[], None]:
+    """A compaction never leaves an orphan or a lonely call in memory, in any shape.
+
+    Every orphan among the memory's items was an orphan of the snapshot already (by call id),
+    every pending call was pending already, and the units a compaction summarizes it
+    summarizes whole (PAIR-8); orphans of the snapshot constrain nothing (PAIR-9).
+    """
+
+    @given(snapshot=_PAIR_SNAPSHOTS)
+    @example(snapshot=MemorySnapshot(items=_PAIRED, summary="earlier"))
+    @example(snapshot=MemorySnapshot(items=_SINGLE_TURN))
+    def test(snapshot: MemorySnapshot) -> None:
+        result = _compacted(context, snapshot, PLAIN_ANSWER)
+        if result.memory is None:
+            return
+        problem = _orphan_problem(snapshot, result.memory)
+        context.expect(problem is None, f"{problem} (PAIR-8)")
+
+    return with_examples(test, "snapshot", _pair_examples())
+
+
+def _erring(reason: str) -> Callable[[], None]:
+    def test() -> None:
+        raise SubjectError(reason)
+
+    return test
+
+
+@check(
+    "compaction.wire-valid",
+    component=_POLICY,
+    claim=Claim.WIRE_VALID,
+    clauses=("WIRE-18",),
+)
+def compaction_wire_valid(context: CheckContext) -> Callable[[], None]:
+    """A snapshot a provider accepts compacts to a memory it accepts, for each claimed provider.
+
+    The snapshots' items have no problems for the provider (WIRE-18's precondition); the
+    memory's items must have none either. A failure quotes the provider's own words.
+    """
+    providers = claimed_providers(context)
+    if isinstance(providers, str):
+        return _erring(providers)
+
+    @given(case=st.one_of(*(_WIRE_SNAPSHOTS[p] for p in providers)))
+    def test(case: tuple[str, MemorySnapshot]) -> None:
+        provider, snapshot = case
+        if provider not in providers:
+            return
+        if wire_problems(snapshot.items, provider):
+            message = f"the suite generated a snapshot {provider} rejects: a suite bug"
+            raise AssertionError(message)
+        result = _compacted(context, snapshot, PLAIN_ANSWER)
+        if result.memory is None:
+            return
+        problems = wire_problems(result.memory.items, provider)
+        context.expect(
+            not problems,
+            f"{provider} accepts the snapshot's items but not the memory's: "
+            + "; ".join(
+                f"{problem.rule} at memory item {problem.position} "
+                f"({describe(problem.item, 120)}): the API answers {problem.message!r}"
+                for problem in problems[:3]
+            )
+            + " (WIRE-18)",
+        )
+
+    return with_examples(test, "case", _classic_snapshots())
 
 
 # -- llm-summary -------------------------------------------------------------------------------
@@ -487,14 +872,15 @@ def llm_cut_zero(context: CheckContext) -> Callable[[], None]:
     "compaction.llm.cut",
     component=_POLICY,
     claim=Claim.LLM_SUMMARY,
-    clauses=("LLM-3", "CUT-1", "CUT-3", "CUT-4", "CUT-5", "JSON-1", "JSON-3"),
+    clauses=("LLM-3", "CUT-1", "CUT-3", "CUT-4", "CUT-5", "PAIR-3", "JSON-1", "JSON-3"),
 )
 def llm_cut(context: CheckContext) -> Callable[[], None]:
-    """The policy keeps a tail cut at a turn boundary and never orphans a tool result.
+    """The policy keeps a tail cut at a turn boundary and never separates a unit.
 
     The cut is read from the result: the kept items must be the snapshot's last items,
-    unchanged. It must fall on the greatest user item in [1, naive cut] when there is one;
-    otherwise it must separate no tool result from its call, and be the greatest such cut.
+    unchanged. It must fall on the greatest user input item in [1, naive cut] that separates
+    no unit (PAIR-3: a call with its results, a run of parallel calls, reasoning with its
+    output) when there is one; otherwise on the greatest cut that separates none; otherwise 0.
     """
     settings = _llm_settings(context)
     if settings is None:
@@ -532,29 +918,33 @@ def llm_cut(context: CheckContext) -> Callable[[], None]:
             f"the policy kept {len(kept)} items, fewer than max_items {max_items} allows "
             f"(LLM-3: the cut {cut} is after the naive cut {naive})",
         )
-        boundary = greatest_user_item(items, naive) if 0 < naive < count else None
+        for unit in separated_units(items, cut)[:1] if 0 < cut < count else []:
+            context.expect(
+                condition=False,
+                message=f"the cut at {cut} separates the unit of positions {list(unit)} (a "
+                "call with its results, a run of parallel calls, or reasoning with its output): "
+                "part of it is summarized, part kept (CUT-3, CUT-4, PAIR-3)",
+            )
+        boundary = greatest_user_input(items, naive) if 0 < naive < count else None
         if boundary is not None:
             context.expect(
                 cut == boundary,
-                f"the cut is at {cut}, but position {boundary} holds a user item, the greatest "
-                f"in [1, {naive}] (CUT-3)",
+                f"the cut is at {cut}, but position {boundary} holds a user input item and "
+                f"separates no unit, the greatest such in [1, {naive}] (CUT-3)",
             )
             return
-        for orphan in orphans_at(items, cut)[:1]:
-            context.expect(
-                condition=False,
-                message=f"the cut at {cut} orphans a tool result: the result at "
-                f"{orphan.result} answers the call {orphan.call_id!r} at {orphan.call}, which is "
-                "summarized (CUT-4)",
-            )
-        expected = find_turn_boundary_cut(items, naive)
+        pairing = pairs(items)
+        candidates = [i for i in range(1, min(naive, count - 1) + 1) if not pairing.separates(i)]
+        expected = (
+            candidates[-1] if 0 < naive < count and candidates else 0 if naive < count else count
+        )
         context.expect(
             cut == expected,
-            f"the cut is at {cut}; the greatest cut in [1, {naive}] that separates no tool "
-            f"result from its call is {expected} (CUT-4)"
+            f"the cut is at {cut}; no user input item in [1, {naive}] separates no unit, and "
+            f"the greatest cut there that separates none is {expected} (CUT-4)"
             if expected
-            else f"the cut is at {cut}, but every cut in [1, {naive}] separates a tool result "
-            "from its call, so nothing may be summarized (CUT-5)",
+            else f"the cut is at {cut}, but every cut in [1, {naive}] separates a unit, so "
+            "nothing may be summarized (CUT-5)",
         )
 
     return test
@@ -1548,6 +1938,12 @@ CHECKS: tuple[Check, ...] = (
     should_compact_pure,
     compact_no_mutation,
     result_valid,
+    kept_verbatim,
+    summary_kept,
+    context_report,
+    should_compact_empty,
+    compaction_pair_integrity,
+    compaction_wire_valid,
     requires_client,
     llm_should_compact,
     llm_cut_zero,

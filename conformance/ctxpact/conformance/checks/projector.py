@@ -1,49 +1,66 @@
-"""Checks for context projectors: generic invariants, pair integrity, exact semantics.
+"""Checks for context projectors: generic invariants, pair integrity, wire validity, exact.
 
 Generic checks hold for any projector, whatever its algorithm (PRJ-6): they look only at
-what §5.1, §5.2 and §6 promise. The pair-integrity check is for projectors that claim never
-to separate a tool result from its call. Exact checks compare with the reference
-(``DefaultContextProjector`` for a target whose options say ``{"tiers": False}``,
-``TypeAwareContextProjector`` otherwise), run the ``project`` vectors, and restate the named
-invariants of §5.3, §5.4, §7 and §8 one per check, so that a failure names its clause.
+what §5.1, §5.2 and §6 promise; for a target that claims pair integrity the pinned-prefix
+and newest-item checks read PAIR-6 and PAIR-7 in place of PRJ-10 and PRJ-11 (PAIR-5). The
+pair-integrity check is for projectors that claim never to separate a tool call from its
+results (PAIR-4), the wire-valid check for those that claim never to turn a list a provider
+accepts into one it rejects (WIRE-18, ``options["providers"]``). Exact checks compare with
+the reference (``DefaultContextProjector`` for a target whose options say
+``{"tiers": False}``, ``PairSafeContextProjector`` for one whose options say
+``{"pair_safe": True}``, ``TypeAwareContextProjector`` otherwise), run the vectors, and
+restate the named invariants of §5.3, §5.4, §5.5, §7 and §8 one per check, so that a failure
+names its clause.
 """
 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 import attrs
 from hypothesis import example, given
+from hypothesis import strategies as st
 
-from ctxpact.conformance._context import CheckContext, SkipCheck, describe
+from ctxpact.conformance._context import CheckContext, SkipCheck, SubjectError, describe
 from ctxpact.conformance._model import Check, Claim, Component
+from ctxpact.conformance._pairing import Pairs, broken_pairs, pairs
 from ctxpact.conformance._registry import Builder, check
+from ctxpact.conformance.checks._classics import claimed_providers, classic_cases, with_examples
 from ctxpact.conformance.checks._projection_support import (
     NOTE_PATTERNS,
     Case,
     Expected,
-    calls_of_results,
     cases,
     expected_projection,
     identical,
     is_reasoning,
     is_tool_result,
-    is_user_item,
     kept_positions,
+    pair_cases,
+    pinned_units,
+    pinned_width,
+    replaced_results,
     replacement_problem,
     represents,
     run_tiers,
     text,
+    tier1_candidates,
+    tool_calls,
+    wire_cases,
 )
-from ctxpact.conformance.vectors import vectors_for
+from ctxpact.conformance.vectors import Vector, vectors_for
 from ctxpact.reference.projection import (
+    NEWEST_UNIT_DROPPED_NOTE,
     DefaultContextProjector,
+    PairSafeContextProjector,
     TypeAwareContextProjector,
     approx_chars,
 )
 from ctxpact.spec import (
+    PROVIDERS,
     ContextBudget,
     ContextProjection,
     ContextProjector,
@@ -57,6 +74,7 @@ from ctxpact.spec import (
     load_schema,
     to_json,
     violations,
+    wire_problems,
 )
 
 Test = Callable[[], None]
@@ -73,17 +91,43 @@ def exact(check_id: str, *clauses: str) -> Callable[[Builder], Check]:
     return check(check_id, component=Component.PROJECTOR, claim=Claim.EXACT, clauses=clauses)
 
 
-#: Generated cases, built once: for targets with both tiers, and for targets without.
+#: Generated cases, built once, for targets with both tiers and for targets without: broken
+#: transcripts for the checks that must hold on anything, well-paired ones with budgets at the
+#: edges of their units for the checks of pair integrity, and both for the exact checks.
 _CASES = {tiers: cases(tiers=tiers) for tiers in (True, False)}
 _UNLIMITED = cases(tiers=True, limits=False)
 _TIER1 = cases(tiers=True, keep_recent=True)
 _TIER2 = cases(tiers=True, trim=True)
-_PAIRS = {tiers: cases(tiers=tiers, cut_pairs=True) for tiers in (True, False)}
+_PAIRS = {tiers: pair_cases(tiers=tiers) for tiers in (True, False)}
+_MIXED = {tiers: st.one_of(_CASES[tiers], _PAIRS[tiers]) for tiers in (True, False)}
+WireCase = tuple[str, list[JsonValue], ContextBudget]
+
+
+def _tagged(provider: str, tiers: bool) -> st.SearchStrategy[WireCase]:
+    def tag(case: Case) -> WireCase:
+        return (provider, *case)
+
+    return wire_cases(provider, tiers=tiers).map(tag)
+
+
+_WIRE = {
+    (provider, tiers): _tagged(provider, tiers) for provider in PROVIDERS for tiers in (True, False)
+}
 
 
 def _tiers(context: CheckContext) -> bool:
     """Whether the target has Tier-1 and Tier-2 (options ``{"tiers": False}`` says not)."""
     return bool(context.options.get("tiers", True))
+
+
+def _pair_safe(context: CheckContext) -> bool:
+    """Whether the target's exact algorithm is §5.5's (options ``{"pair_safe": True}``)."""
+    return bool(context.options.get("pair_safe", False))
+
+
+def _keeps_pairs(context: CheckContext) -> bool:
+    """Whether the target claims pair integrity, so PAIR-6 and PAIR-7 apply (PAIR-5)."""
+    return Claim.PAIR_INTEGRITY in context.claims
 
 
 def _skip(reason: str) -> Test:
@@ -114,7 +158,16 @@ def _project(
 
 
 def _reference(context: CheckContext) -> ContextProjector:
+    if _pair_safe(context):
+        return PairSafeContextProjector(tiers=_tiers(context))
     return TypeAwareContextProjector() if _tiers(context) else DefaultContextProjector()
+
+
+def _expected(
+    context: CheckContext, items: Sequence[JsonValue], budget: ContextBudget | None
+) -> Expected:
+    """The suite's own projection of *items* by the target's algorithm (§5.3, §5.4, §5.5)."""
+    return expected_projection(items, budget, tiers=_tiers(context), pair_safe=_pair_safe(context))
 
 
 def _report_difference(got: ContextReport, want: ContextReport) -> str | None:
@@ -178,8 +231,12 @@ def _tool_result(call_id: str, output: JsonValue) -> JsonValue:
     return {"type": "function_call_output", "call_id": call_id, "output": output}
 
 
+def _message(role: str, text: str) -> JsonValue:
+    return {"type": "message", "role": role, "content": [{"type": "input_text", "text": text}]}
+
+
 def _user(text: str) -> JsonValue:
-    return {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+    return _message("user", text)
 
 
 # Explicit examples are built afresh for every run: a projector that mutates its input
@@ -258,6 +315,49 @@ def paired() -> list[JsonValue]:
         _user("again"),
         {"type": "function_call", "call_id": "c2", "name": "grep", "arguments": "{}"},
         _tool_result("c2", "y" * 30),
+    ]
+
+
+def reasoned() -> list[JsonValue]:
+    """A reasoning item with the call it produced and its output: one unit of three (PAIR-3)."""
+    return [
+        _user("go"),
+        {"type": "reasoning", "id": "rs_1", "summary": []},
+        {"type": "function_call", "call_id": "c1", "name": "ls", "arguments": "{}"},
+        _tool_result("c1", "a.py"),
+        _user("thanks"),
+    ]
+
+
+def carriers() -> list[JsonValue]:
+    """Chat tool messages and an Anthropic carrier with two results and a text part between."""
+    return [
+        _user("go"),
+        {
+            "role": "assistant",
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "read"}}],
+        },
+        {"role": "tool", "tool_call_id": "c1", "content": "alpha", "name": "read"},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "tool_use", "id": "t1", "name": "grep", "input": {}},
+                {"type": "tool_use", "id": "t2", "name": "ls", "input": {}},
+            ],
+        },
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "t1", "content": "beta", "is_error": True},
+                {"type": "text", "text": "between"},
+                {
+                    "type": "tool_result",
+                    "tool_use_id": "t2",
+                    "content": [{"type": "text", "text": "g"}],
+                },
+            ],
+        },
+        {"role": "tool", "tool_call_id": "c9"},
     ]
 
 
@@ -356,6 +456,7 @@ def order_preserving(context: CheckContext) -> Test:
     @example(case=(["b", "a", "b"], ContextBudget(max_approx_chars=2)))
     @example(case=(tier1_example(), ContextBudget(max_recent_tool_results=0, max_items=6)))
     @example(case=(tier2_example(), ContextBudget(trim_old_reasoning=True)))
+    @example(case=(carriers(), ContextBudget(max_recent_tool_results=0)))
     def test(case: Case) -> None:
         items, budget = case
         projection = _project(context, items, budget)
@@ -444,6 +545,10 @@ def max_items(context: CheckContext) -> Test:
     @example(case=(["a", "b", "c"], ContextBudget(max_items=2)))
     @example(case=(["a"], ContextBudget(max_items=0)))
     @example(case=(summary_and_tail(), ContextBudget(max_items=3, pinned_prefix_items=5)))
+    @example(
+        case=([_message("system", "rules")], ContextBudget(max_items=0, pinned_prefix_items=1))
+    )
+    @example(case=([_user("go"), _message("assistant", "ok")], ContextBudget(max_items=1)))
     def test(case: Case) -> None:
         items, budget = case
         projection = _project(context, items, budget)
@@ -457,17 +562,75 @@ def max_items(context: CheckContext) -> Test:
     return test
 
 
-@generic("projector.pinned-prefix", "PRJ-10")
-def pinned_prefix(context: CheckContext) -> Test:
-    """The pinned prefix is represented as far as maxItems allows; the first pinned item always."""
+def _kept_for(
+    context: CheckContext,
+    items: Sequence[JsonValue],
+    projection: ContextProjection,
+    *,
+    latest: bool = False,
+) -> set[int]:
+    kept, reason = kept_positions(items, projection.items, projection.report, latest=latest)
+    context.expect(kept is not None, reason)
+    assert kept is not None  # noqa: S101 - expect raised otherwise
+    return set(kept)
 
-    @given(case=_CASES[_tiers(context)])
+
+def _units_text(units: Sequence[Sequence[int]]) -> str:
+    return ", ".join("{" + ", ".join(map(str, unit)) + "}" for unit in units)
+
+
+def _pinned_units_problem(
+    pairing: Pairs, budget: ContextBudget, count: int, kept: set[int]
+) -> str | None:
+    """PAIR-6: the pinned units (or the unit of position 0) that must be represented and are not."""
+    pinned, limit, chars = budget.pinned_prefix_items, budget.max_items, budget.max_approx_chars
+    units = pinned_units(pairing, pinned)
+    required: list[tuple[int, ...]] = []
+    if chars is None and (limit is None or sum(map(len, units)) <= limit):
+        required = list(units)
+    first = pairing.units[pairing.unit_of[0]] if count else ()
+    if (
+        pinned >= 1
+        and count >= 1
+        and (limit is None or len(first) <= limit)
+        and (chars is None or chars >= 1)
+        and first not in required
+    ):
+        required.append(first)
+    missing = [unit for unit in required if not set(unit) <= kept]
+    if not missing:
+        return None
+    return (
+        f"pinned units {_units_text(missing)} are not represented whole (pinnedPrefixItems "
+        f"{pinned}, maxItems {describe(limit)}, maxApproxChars {describe(chars)}; the pinned "
+        f"units are {_units_text(units)}): PAIR-6"
+    )
+
+
+@generic("projector.pinned-prefix", "PRJ-10", "PAIR-5", "PAIR-6")
+def pinned_prefix(context: CheckContext) -> Test:
+    """The pinned prefix is represented as far as maxItems allows; the first pinned item always.
+
+    For a target that claims pair integrity the rule is PAIR-6's: the units holding the
+    pinned positions, whole, as far as maxItems allows, and the unit of the first item.
+    """
+
+    @given(case=_MIXED[_tiers(context)])
     @example(case=(summary_and_tail(), ContextBudget(max_items=3, pinned_prefix_items=1)))
     @example(case=(["P" * 10, "a", "bb"], ContextBudget(max_approx_chars=5, pinned_prefix_items=1)))
     @example(case=(list("abcde"), ContextBudget(max_items=3, pinned_prefix_items=5)))
+    @example(case=(paired(), ContextBudget(max_items=4, pinned_prefix_items=2)))
+    @example(case=(paired(), ContextBudget(max_approx_chars=10, pinned_prefix_items=2)))
     def test(case: Case) -> None:
         items, budget = case
         projection = _project(context, items, budget)
+        if _keeps_pairs(context):
+            kept = _kept_for(context, items, projection)
+            problem = _pinned_units_problem(pairs(items), budget, len(items), kept)
+            context.expect(
+                problem is None, f"{problem}; the output is {describe(list(projection.items))}"
+            )
+            return
         count, pinned, limit = len(items), budget.pinned_prefix_items, budget.max_items
         chars = budget.max_approx_chars
         if chars is None:
@@ -494,20 +657,72 @@ def pinned_prefix(context: CheckContext) -> Test:
             f"{describe(list(output))}",
         )
 
-    return test
+    return with_examples(test, "case", _classic_examples())
 
 
-@generic("projector.newest-item", "PRJ-11")
+def _newest_unit_problem(
+    context: CheckContext,
+    items: Sequence[JsonValue],
+    budget: ContextBudget,
+    projection: ContextProjection,
+) -> str | None:
+    """PAIR-7: the newest unit kept, or dropped whole, and the note when it had to go."""
+    if not items:
+        return None
+    pairing = pairs(items)
+    newest = pairing.newest()
+    pinned, limit, chars = budget.pinned_prefix_items, budget.max_items, budget.max_approx_chars
+    if newest[0] < pinned:
+        return None  # a pinned unit: PAIR-6's
+    kept = _kept_for(context, items, projection, latest=True)
+    represented, dropped = set(newest) <= kept, not set(newest) & kept
+    width = pinned_width(pairing, pinned, limit)
+    room = None if limit is None else limit - width
+    unit = f"the newest unit {_units_text([newest])} ({len(newest)} item(s))"
+    if not (represented or dropped):
+        part = sorted(set(newest) & kept)
+        return f"{unit} is kept only in part ({part}): PAIR-7 keeps or drops it whole"
+    fits = room is None or len(newest) <= room
+    if not represented and fits and (chars is None or chars > 0):
+        return (
+            f"{unit} was dropped although it fits maxItems {describe(limit)} beside the "
+            f"{width} item(s) of the pinned units taken: PAIR-7"
+        )
+    if dropped and room is not None and not fits and room >= 1:
+        note = NEWEST_UNIT_DROPPED_NOTE.format(items=len(newest), max_items=limit)
+        if note not in projection.report.notes:
+            return (
+                f"{unit} does not fit maxItems {limit} beside the {width} item(s) of the pinned "
+                f"units and was dropped, where a single item would have fit, but the note "
+                f"{note!r} is missing from {describe(list(projection.report.notes))}: PAIR-7"
+            )
+    return None
+
+
+@generic("projector.newest-item", "PRJ-11", "PAIR-5", "PAIR-7")
 def newest_item(context: CheckContext) -> Test:
-    """The newest item is represented unless the budget pins all it allows or allows nothing."""
+    """The newest item is represented unless the budget pins all it allows or allows nothing.
 
-    @given(case=_CASES[_tiers(context)])
+    For a target that claims pair integrity the rule is PAIR-7's: the newest unit, whole,
+    unless it does not fit beside the pinned units; dropped, it goes whole, with the note
+    ``newest unit dropped: N item(s) do not fit maxItems M`` when one item would have fit.
+    """
+
+    @given(case=_MIXED[_tiers(context)])
     @example(case=(summary_and_tail(), ContextBudget(max_items=3, pinned_prefix_items=1)))
     @example(case=(["AA", "B" * 10, "D" * 6], ContextBudget(max_approx_chars=9)))
     @example(case=(["x" * 20, "y" * 20], ContextBudget(max_approx_chars=5, pinned_prefix_items=1)))
+    @example(case=(paired(), ContextBudget(max_items=1)))
+    @example(case=(paired(), ContextBudget(max_items=2, pinned_prefix_items=1)))
     def test(case: Case) -> None:
         items, budget = case
         projection = _project(context, items, budget)
+        if _keeps_pairs(context):
+            problem = _newest_unit_problem(context, items, budget, projection)
+            context.expect(
+                problem is None, f"{problem}; the output is {describe(list(projection.items))}"
+            )
+            return
         count, pinned, limit = len(items), budget.pinned_prefix_items, budget.max_items
         chars = budget.max_approx_chars
         if not (
@@ -528,17 +743,22 @@ def newest_item(context: CheckContext) -> Test:
             f"the newest source item {last} ({describe(items[last])}) was dropped",
         )
 
-    return test
+    return with_examples(test, "case", _classic_examples())
 
 
-def _note_problems(  # noqa: PLR0911 - one return per finding
-    budget: ContextBudget, report: ContextReport, replaced: dict[str, int]
+def _note_problems(  # noqa: PLR0911, C901 - one return per finding
+    items: Sequence[JsonValue],
+    budget: ContextBudget,
+    projection: ContextProjection,
+    replaced: dict[str, int],
 ) -> str:
-    """RPT-6: notes in the four reserved forms mean what they say, at most once each."""
+    """RPT-6: notes in the five reserved forms mean what they say, at most once each."""
+    report = projection.report
     prefixes = {
         "tier1": "tier1 microcompact: ",
         "tier2": "tier2 reasoning-trim: ",
         "items": "maxItems applied: ",
+        "newest": "newest unit dropped: ",
         "chars": "maxApproxChars applied: ",
     }
     seen: set[str] = set()
@@ -558,6 +778,10 @@ def _note_problems(  # noqa: PLR0911 - one return per finding
                 f"note {note!r} but maxItems is {describe(budget.max_items)} and "
                 f"itemLimitApplied is {describe(report.item_limit_applied)}"
             )
+        if kind == "newest":
+            problem = _newest_note_problem(items, budget, projection, note, match)
+            if problem:
+                return problem
         if kind == "chars" and (
             number != budget.max_approx_chars or not report.character_limit_applied
         ):
@@ -572,6 +796,31 @@ def _note_problems(  # noqa: PLR0911 - one return per finding
             )
         if kind in ("tier1", "tier2") and (number == 0 or number < replaced[kind]):
             return f"note {note!r} but the output holds {replaced[kind]} replaced item(s)"
+    return ""
+
+
+def _newest_note_problem(
+    items: Sequence[JsonValue],
+    budget: ContextBudget,
+    projection: ContextProjection,
+    note: str,
+    match: re.Match[str],
+) -> str:
+    """RPT-6, PAIR-7: ``newest unit dropped: N ... M`` names the newest unit, which is gone."""
+    newest = pairs(items).newest()
+    limit = int(match.group(2))
+    if limit != budget.max_items or not projection.report.item_limit_applied:
+        return (
+            f"note {note!r} but maxItems is {describe(budget.max_items)} and itemLimitApplied "
+            f"is {describe(projection.report.item_limit_applied)}"
+        )
+    if int(match.group(1)) != len(newest):
+        return (
+            f"note {note!r} but the newest unit {_units_text([newest])} has {len(newest)} item(s)"
+        )
+    kept, _ = kept_positions(items, projection.items, projection.report, latest=True)
+    if kept is not None and set(newest) & set(kept):
+        return f"note {note!r} but the newest unit {_units_text([newest])} is represented"
     return ""
 
 
@@ -604,12 +853,14 @@ def _index_problems(name: str, indices: Sequence[int], count: int) -> str:
 def report_consistency(context: CheckContext) -> Test:
     """The report agrees with the output: counts, sizes by approx_chars, flags, notes, indices."""
 
-    @given(case=_CASES[_tiers(context)])
+    @given(case=_MIXED[_tiers(context)])
     @example(case=(["AA", "B" * 10, "D" * 6], ContextBudget(max_approx_chars=9)))
     @example(case=(["x" * 20], ContextBudget(max_approx_chars=5)))
     @example(case=(four_results(), ContextBudget(max_approx_chars=600, max_recent_tool_results=1)))
     @example(case=(numbers(), ContextBudget(max_items=3, pinned_prefix_items=1)))
     @example(case=(tier2_example(), ContextBudget(trim_old_reasoning=True, max_items=2)))
+    @example(case=(paired(), ContextBudget(max_items=1)))
+    @example(case=(carriers(), ContextBudget(max_recent_tool_results=0)))
     def test(case: Case) -> None:
         items, budget = case
         projection = _project(context, items, budget)
@@ -667,10 +918,10 @@ def report_consistency(context: CheckContext) -> Test:
                 f"item is a replacement) but got {list(report.cleared_indices)}",
             )
         counts = {
-            "tier1": sum(is_tool_result(items[p]) for p in replaced),
+            "tier1": sum(replaced_results(items[p], output[i]) for i, p in enumerate(kept)),
             "tier2": sum(is_reasoning(items[p]) for p in replaced),
         }
-        problem = _note_problems(budget, report, counts)
+        problem = _note_problems(items, budget, projection, counts)
         context.expect(not problem, problem)
 
     return test
@@ -808,61 +1059,173 @@ def budget_semantics(context: CheckContext) -> Test:
     return test
 
 
-# -- pair integrity -------------------------------------------------------------------------
+# -- pair integrity and wire validity --------------------------------------------------------
 
 
-@check(
-    "projector.pair-integrity",
-    component=Component.PROJECTOR,
-    claim=Claim.PAIR_INTEGRITY,
-    clauses=("PRJ-7", "CUT-4"),
-)
+def _pair_claim(check_id: str, *clauses: str) -> Callable[[Builder], Check]:
+    return check(
+        check_id, component=Component.PROJECTOR, claim=Claim.PAIR_INTEGRITY, clauses=clauses
+    )
+
+
+def _wire_claim(check_id: str, *clauses: str) -> Callable[[Builder], Check]:
+    return check(check_id, component=Component.PROJECTOR, claim=Claim.WIRE_VALID, clauses=clauses)
+
+
+def _classic_examples(limit: int | None = None) -> list[Case]:
+    return [(items, budget) for _, items, budget in classic_cases(limit=limit)]
+
+
+def _provider_words(items: Sequence[JsonValue], index: int) -> str:
+    """What a provider answers about output item *index*, in its own words, if any does."""
+    for provider in PROVIDERS:
+        for problem in wire_problems(items, provider):
+            if problem.position == index and problem.rule not in {"WIRE-2", "WIRE-3"}:
+                return f"; {provider} answers {problem.message!r} ({problem.rule})"
+    return ""
+
+
+def _orphan_message(
+    items: Sequence[JsonValue],
+    projection: ContextProjection,
+    kept: list[int],
+    result: int,
+    call: int,
+) -> str:
+    output = list(projection.items)
+    if result in kept:
+        index = kept.index(result)
+        return (
+            f"the tool result at {result} ({describe(items[result], 120)}) is kept but its call "
+            f"at {call} ({describe(items[call], 120)}) was dropped" + _provider_words(output, index)
+        )
+    index = kept.index(call)
+    return (
+        f"the tool call at {call} ({describe(items[call], 120)}) is kept but its result at "
+        f"{result} ({describe(items[result], 120)}) was dropped" + _provider_words(output, index)
+    )
+
+
+@_pair_claim("projector.pair-integrity", "PAIR-1", "PAIR-2", "PAIR-3", "PAIR-4", "PAIR-5", "PAIR-9")
 def pair_integrity(context: CheckContext) -> Test:
-    """A represented tool result keeps its call: a projection never orphans a tool result.
+    """A projection keeps every call with its results: no orphaned result, no lonely call.
 
-    A tool result's call is the latest earlier item declaring a tool call with its call id
-    (the relation of CUT-4); a tool result without one (an orphan already in the source)
-    constrains nothing. The spec sets no rule for a call without its result, so a call may
-    stay while its result is dropped (the newest step's calls often have no result yet).
+    A tool result's call is the latest earlier item declaring a tool call with its call id,
+    in any of the three shapes (PAIR-1); a result represented needs its call represented, and
+    a call represented needs every result it has in the source (PAIR-4). Orphans and pending
+    calls of the source constrain nothing (PAIR-9). Budgets are aimed at the units' edges.
     """
 
     @given(case=_PAIRS[_tiers(context)])
     @example(case=(paired(), ContextBudget(max_items=1)))
     @example(case=(paired(), ContextBudget(max_approx_chars=100)))
     @example(case=(tier1_example(), ContextBudget(max_items=3, max_recent_tool_results=0)))
+    @example(case=(carriers(), ContextBudget(max_items=2)))
+    @example(
+        case=(
+            [_tool_result("orphan", "lost"), *paired(), {"type": "function_call", "call_id": "p"}],
+            ContextBudget(max_items=3),
+        )
+    )
     def test(case: Case) -> None:
         items, budget = case
         projection = _project(context, items, budget)
-        kept = set(_kept(context, items, projection))
-        for result, call in sorted(calls_of_results(items).items()):
+        pairing = pairs(items)
+        kept = _kept(context, items, projection)
+        broken = broken_pairs(pairing, kept)
+        if broken and projection.report.dropped_indices is None:
+            # Without droppedIndices, any reading of the output that keeps the pairs will do.
+            latest = sorted(_kept_for(context, items, projection, latest=True))
+            if not broken_pairs(pairing, latest):
+                return
+        for result, call in broken[:1]:
             context.expect(
-                result not in kept or call in kept,
-                f"the tool result at {result} ({describe(items[result], 120)}) is kept but its "
-                f"call at {call} ({describe(items[call], 120)}) was dropped",
+                condition=False, message=_orphan_message(items, projection, kept, result, call)
             )
 
+    return with_examples(test, "case", _classic_examples())
+
+
+def _erring(reason: str) -> Test:
+    """A test that errors: a claim that cannot be checked must not pass for a checked one."""
+
+    def test() -> None:
+        raise SubjectError(reason)
+
     return test
+
+
+def wire_precondition(items: Sequence[JsonValue], provider: str) -> None:
+    """WIRE-18's precondition, which the suite's inputs meet: *provider* accepts *items*."""
+    problems = wire_problems(items, provider)
+    if problems:
+        message = f"the suite generated a list {provider} rejects ({problems[0]}): a suite bug"
+        raise AssertionError(message)
+
+
+@_wire_claim("projector.wire-valid", "WIRE-18", *(f"WIRE-{n}" for n in range(2, 17)))
+def wire_valid(context: CheckContext) -> Test:
+    """A list a provider accepts projects to one it accepts, for every claimed provider.
+
+    The inputs are lists ``wire_problems`` finds nothing in for the provider (the claim's
+    precondition, WIRE-18); the output must be one too, under every budget. A failure quotes
+    the rule the output breaks in the provider's own words: the 400 it would cause.
+    """
+    providers = claimed_providers(context)
+    if isinstance(providers, str):
+        return _erring(providers)
+    tiers = _tiers(context)
+
+    @given(case=st.one_of(*(_WIRE[(provider, tiers)] for provider in providers)))
+    def test(case: WireCase) -> None:
+        provider, items, budget = case
+        if provider not in providers:
+            return
+        wire_precondition(items, provider)
+        projection = _project(context, items, budget)
+        output = list(projection.items)
+        problems = wire_problems(output, provider)
+        context.expect(
+            not problems,
+            f"{provider} accepts the source list but not the output: "
+            + "; ".join(
+                f"{problem.rule} at output item {problem.position} "
+                f"({describe(problem.item, 120)}): the API answers {problem.message!r}"
+                for problem in problems[:3]
+            ),
+        )
+
+    return with_examples(test, "case", classic_cases())
 
 
 # -- exact semantics ------------------------------------------------------------------------
 
 _PROJECTION_CLAUSES = tuple(f"PRJ-{n}" for n in range(13, 29))
+_PAIR_SAFE_CLAUSES = tuple(f"PRJ-{n}" for n in range(30, 36))
 
 
 @exact(
     "projector.exact.differential",
     *_PROJECTION_CLAUSES,
+    *_PAIR_SAFE_CLAUSES,
     *(f"RPT-{n}" for n in range(2, 9)),
-    *(f"T1-{n}" for n in range(1, 9)),
+    *(f"T1-{n}" for n in range(1, 10)),
     *(f"T2-{n}" for n in range(1, 8)),
     "JSON-3",
     "JSON-10",
 )
 def differential(context: CheckContext) -> Test:
-    """Identical items and an equal report to the reference's, on generated transcripts."""
+    """Identical items and an equal report to the reference's, on generated transcripts.
+
+    The reference is the target's algorithm: DefaultContextProjector (``tiers=False``),
+    PairSafeContextProjector (``pair_safe=True``, with or without tiers), otherwise
+    TypeAwareContextProjector.
+    """
     reference = _reference(context)
 
-    @given(case=_CASES[_tiers(context)])
+    @given(case=_MIXED[_tiers(context)])
+    @example(case=(paired(), ContextBudget(max_items=3, pinned_prefix_items=1)))
+    @example(case=(carriers(), ContextBudget(max_recent_tool_results=1, max_approx_chars=300)))
     @example(case=(summary_and_tail(), ContextBudget(max_items=3, pinned_prefix_items=1)))
     @example(case=(["AA", "B" * 10, "D" * 6], ContextBudget(max_approx_chars=9)))
     @example(case=(["P" * 10, "a", "bb"], ContextBudget(max_approx_chars=5, pinned_prefix_items=1)))
@@ -893,7 +1256,7 @@ _VECTOR_CLAUSES = (
     *_PROJECTION_CLAUSES,
     "PRJ-29",
     *(f"RPT-{n}" for n in range(2, 9)),
-    *(f"T1-{n}" for n in range(1, 8)),
+    *(f"T1-{n}" for n in range(1, 10)),
     *(f"T2-{n}" for n in range(1, 8)),
     "SIZE-2",
     "BUD-5",
@@ -902,14 +1265,25 @@ _VECTOR_CLAUSES = (
 )
 
 
-@exact("projector.exact.vectors", *_VECTOR_CLAUSES)
+def _single_units(items: Sequence[JsonValue]) -> bool:
+    """PRJ-35's condition: every unit of *items* is a single position."""
+    return all(len(unit) == 1 for unit in pairs(items).units)
+
+
+@exact("projector.exact.vectors", *_VECTOR_CLAUSES, "PRJ-35")
 def vectors(context: CheckContext) -> Test:
-    """Every ``project`` vector: identical items and an equal report (tier cases need tiers)."""
+    """Every ``project`` vector: identical items and an equal report (tier cases need tiers).
+
+    A pair-safe target runs the vectors whose units are single positions, where it equals
+    the default and type-aware projectors (PRJ-35).
+    """
 
     def test() -> None:
         tiers = _tiers(context)
         for vector in vectors_for("project"):
             if vector.features and not tiers:
+                continue
+            if _pair_safe(context) and not _single_units(vector.input["items"]):
                 continue
             raw = vector.input.get("budget")
             budget = None if raw is None else from_json(ContextBudget, raw)
@@ -922,6 +1296,135 @@ def vectors(context: CheckContext) -> Test:
             )
 
     return test
+
+
+#: Why a check of §5.5 does not run for a target whose algorithm is another.
+NOT_PAIR_SAFE = "the target's algorithm is not PairSafeContextProjector's (options: pair_safe)"
+
+
+def _runs_with(vector: Vector, tiers: bool) -> bool:
+    """Whether a ``project_pair_safe`` vector applies to a target with or without tiers."""
+    if bool(vector.input["tiers"]) == tiers:
+        return True
+    raw = vector.input.get("budget") or {}
+    return raw.get("maxRecentToolResults") is None and not raw.get("trimOldReasoning")
+
+
+@exact(
+    "projector.exact.pair-safe-vectors",
+    *_PAIR_SAFE_CLAUSES,
+    "PAIR-3",
+    "PAIR-4",
+    "PAIR-6",
+    "PAIR-7",
+    "PAIR-9",
+    "RPT-6",
+    "T1-4",
+)
+def pair_safe_vectors(context: CheckContext) -> Test:
+    """Every ``project_pair_safe`` vector: identical items and an equal report.
+
+    For a target whose options say ``pair_safe``; a vector of the other tier setting runs
+    when its budget asks for no tier.
+    """
+    if not _pair_safe(context):
+        return _skip(NOT_PAIR_SAFE)
+
+    def test() -> None:
+        tiers = _tiers(context)
+        for vector in vectors_for("project_pair_safe"):
+            if not _runs_with(vector, tiers):
+                continue
+            raw = vector.input.get("budget")
+            budget = None if raw is None else from_json(ContextBudget, raw)
+            want = from_json(ContextProjection, vector.expected)
+            context.record(vector=vector.document())
+            projector: ContextProjector = context.subject()
+            got = projector.project(copy.deepcopy(vector.input["items"]), budget)
+            _expect_same(
+                context, f"vector {vector.id} ({vector.description})", got, want.items, want.report
+            )
+
+    return test
+
+
+@exact("projector.exact.unit-stages", "PRJ-30", "PRJ-31", "PRJ-32", "PRJ-33", "PRJ-34", "PAIR-3")
+def unit_stages(context: CheckContext) -> Test:
+    """The unit item and character stages keep exactly the units §5.5 keeps, with its report.
+
+    Compared with the suite's own reading of §5.5 (not the reference): the pinned units in
+    list order, then the others newest first, each whole and only while it fits maxItems;
+    then the same by size, the first pinned unit and the newest unit always; the dropped
+    positions, both flags and the notes (``newest unit dropped: ...`` included).
+    """
+    if not _pair_safe(context):
+        return _skip(NOT_PAIR_SAFE)
+
+    @given(case=_MIXED[_tiers(context)])
+    @example(case=(paired(), ContextBudget(max_items=1)))
+    @example(case=(paired(), ContextBudget(max_items=3, pinned_prefix_items=2)))
+    @example(case=(paired(), ContextBudget(max_items=2, pinned_prefix_items=3)))
+    @example(case=(paired(), ContextBudget(max_approx_chars=250, pinned_prefix_items=1)))
+    @example(case=(carriers(), ContextBudget(max_items=4, max_approx_chars=200)))
+    @example(case=(reasoned(), ContextBudget(max_items=3)))
+    def test(case: Case) -> None:
+        items, budget = case
+        target_budget = _for_target(context, budget)
+        projection = _project(context, items, target_budget)
+        want = _expected(context, items, target_budget).report
+        got = projection.report
+        for name in (
+            "droppedIndices",
+            "itemLimitApplied",
+            "characterLimitApplied",
+            "notes",
+            "clearedIndices",
+            "projectedApproxChars",
+        ):
+            mine, theirs = getattr(got, _snake(name)), getattr(want, _snake(name))
+            context.expect(
+                mine == theirs,
+                f"report {name}: §5.5 gives {describe(theirs)} but the target reports "
+                f"{describe(mine)} (units {_units_text(pairs(items).units)})",
+            )
+
+    return test
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+@exact("projector.exact.pair-safe-singletons", "PRJ-35", "PRJ-28")
+def pair_safe_singletons(context: CheckContext) -> Test:
+    """Where every unit is one position, the pair-safe projector is the type-aware one.
+
+    With tiers it returns exactly TypeAwareContextProjector's projection, without them
+    DefaultContextProjector's (PRJ-35): items identical, reports equal.
+    """
+    if not _pair_safe(context):
+        return _skip(NOT_PAIR_SAFE)
+    reference = TypeAwareContextProjector() if _tiers(context) else DefaultContextProjector()
+
+    @given(case=_CASES[_tiers(context)])
+    @example(case=(summary_and_tail(), ContextBudget(max_items=3, pinned_prefix_items=1)))
+    @example(case=(summary_and_tail(), ContextBudget(max_approx_chars=10, pinned_prefix_items=1)))
+    @example(case=(four_results(), ContextBudget(max_approx_chars=600, max_recent_tool_results=1)))
+    def test(case: Case) -> None:
+        items, budget = case
+        singles = [item for item in items if not _declares_calls(item)]  # results orphaned
+        if not _single_units(singles):
+            return
+        target_budget = _for_target(context, budget)
+        want = reference.project(singles, target_budget)
+        got = _project(context, singles, target_budget)
+        _expect_same(context, "on a list of single-position units", got, want.items, want.report)
+
+    return test
+
+
+def _declares_calls(item: JsonValue) -> bool:
+    return next(iter(tool_calls(item)), None) is not None
 
 
 def _expect_tiered(  # noqa: PLR0913 - the example, the expectation and how to read it
@@ -949,13 +1452,26 @@ def _unlimited(budget: ContextBudget) -> bool:
     return budget.max_items is None and budget.max_approx_chars is None
 
 
-@exact("projector.exact.placeholders", "T1-2", "T1-3", "T1-4", "T1-5", "T1-6", "PRJ-26", "JSON-3")
+@exact(
+    "projector.exact.placeholders",
+    "T1-2",
+    "T1-3",
+    "T1-4",
+    "T1-5",
+    "T1-6",
+    "T1-9",
+    "PRJ-26",
+    "JSON-3",
+)
 def placeholders(context: CheckContext) -> Test:
     """Tier-1 keeps the newest K tool results verbatim and replaces older ones in place.
 
-    An older tool result becomes ``{type, call_id (if a string), output: label}`` with the
-    exact label of T1-6 (the name of the last tool call with its call id, else its own
-    ``name``); an older one that already is a placeholder stays exactly as it is.
+    In every shape: an older Responses result becomes ``{type, call_id (if a string),
+    output: label}``; an older Chat tool message keeps its members, ``role`` and
+    ``tool_call_id`` included, with ``content`` holding the label; an older Anthropic
+    ``tool_result`` part likewise, inside a copy of its carrier whose other parts stay
+    identical. The label is T1-6's (the name of the last tool call with the call id, else the
+    result's own ``name``); an older result that already is a placeholder stays as it is.
     """
     if not _tiers(context):
         return _skip(NO_TIERS)
@@ -963,6 +1479,8 @@ def placeholders(context: CheckContext) -> Test:
     @given(case=_TIER1)
     @example(case=(tier1_example(), ContextBudget(max_recent_tool_results=1)))
     @example(case=(four_results(), ContextBudget(max_recent_tool_results=1, max_approx_chars=600)))
+    @example(case=(carriers(), ContextBudget(max_recent_tool_results=0)))
+    @example(case=(carriers(), ContextBudget(max_recent_tool_results=2)))
     @example(
         case=(
             [_tool_result("c1", "[tool result cleared (old)]"), _tool_result("c2", "new")],
@@ -983,18 +1501,18 @@ def placeholders(context: CheckContext) -> Test:
     def test(case: Case) -> None:
         items, budget = case
         projection = _project(context, items, budget)
-        expected = expected_projection(items, budget, tiers=True)
+        expected = _expected(context, items, budget)
         keep = budget.max_recent_tool_results
         tier1 = set(expected.tiers.tier1)
+        older = {p for p, _ in tier1_candidates(items, keep or 0)} if keep is not None else set()
         results = [p for p, item in enumerate(items) if is_tool_result(item)]
-        newest = set(results[max(0, len(results) - (keep or 0)) :]) if keep else set()
 
         def explain(position: int) -> str:
             if position in tier1:
                 return f"tool result {position} is not among the newest {keep}"
-            if position in newest:
-                return f"tool result {position} is among the newest {keep}: verbatim"
-            return f"tool result {position} already holds a placeholder: left as it is"
+            if position in older:
+                return f"tool result {position} already holds a placeholder: left as it is"
+            return f"tool result {position} is among the newest {keep}: verbatim"
 
         if _unlimited(budget):
             context.expect(
@@ -1009,14 +1527,20 @@ def placeholders(context: CheckContext) -> Test:
     return test
 
 
-@exact("projector.exact.tier1-off", "PRJ-28", "T1-1", "T2-1", "BUD-5")
+@exact("projector.exact.tier1-off", "PRJ-28", "PRJ-30", "T1-1", "T2-1", "BUD-5")
 def tiers_off(context: CheckContext) -> Test:
-    """With the tiers unset, or replacing nothing, the result is DefaultContextProjector's."""
+    """With the tiers unset, or replacing nothing, the result is the tierless projector's.
+
+    DefaultContextProjector's for a type-aware target (PRJ-28), PairSafeContextProjector's
+    without tiers for a pair-safe one (PRJ-30).
+    """
     if not _tiers(context):
         return _skip(f"{NO_TIERS}; the differential check compares it with DefaultContextProjector")
-    default = DefaultContextProjector()
+    default: ContextProjector = (
+        PairSafeContextProjector(tiers=False) if _pair_safe(context) else DefaultContextProjector()
+    )
 
-    @given(case=_CASES[True])
+    @given(case=_MIXED[True])
     @example(case=(four_results(), ContextBudget(max_approx_chars=600)))
     @example(case=(tier2_example()[::2], ContextBudget(trim_old_reasoning=True)))
     @example(case=(four_results(), ContextBudget(max_recent_tool_results=4, max_items=3)))
@@ -1041,7 +1565,7 @@ def tiers_off(context: CheckContext) -> Test:
 
 @exact("projector.exact.tier2-scope", "T2-1", "T2-2", "T2-3", "T2-5")
 def tier2_scope(context: CheckContext) -> Test:
-    """Tier-2 clears only reasoning items before the last user item, and only once."""
+    """Tier-2 clears only reasoning items before the last user input item, and only once."""
     if not _tiers(context):
         return _skip(NO_TIERS)
 
@@ -1059,21 +1583,34 @@ def tier2_scope(context: CheckContext) -> Test:
             ContextBudget(trim_old_reasoning=True, max_recent_tool_results=1),
         )
     )
+    @example(
+        case=(
+            items_of(
+                _user("go"),
+                {"type": "reasoning", "id": "r", "summary": [], "encrypted_content": "e"},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t"}]},
+            ),
+            ContextBudget(trim_old_reasoning=True),
+        )
+    )
     def test(case: Case) -> None:
         items, budget = case
         projection = _project(context, items, budget)
-        expected = expected_projection(items, budget, tiers=True)
+        expected = _expected(context, items, budget)
         boundary, tier2 = expected.tiers.boundary, set(expected.tiers.tier2)
 
         def explain(position: int) -> str:
             if boundary is None:
-                return f"item {position}: there is no user item, so Tier-2 changes nothing"
+                return (
+                    f"item {position}: there is no user input item (a message that only "
+                    "delivers tool results is none), so Tier-2 changes nothing"
+                )
             if position in tier2:
-                return f"reasoning item {position} is before the last user item ({boundary})"
+                return f"reasoning item {position} is before the last user input item ({boundary})"
             if position >= boundary:
                 return (
-                    f"item {position} is at or after the last user item ({boundary}): the "
-                    "current turn stays as it is"
+                    f"item {position} is at or after the last user input item ({boundary}): "
+                    "the current turn stays as it is"
                 )
             return f"item {position} is not a reasoning item, or is already cleared: untouched"
 
@@ -1132,7 +1669,7 @@ def cleared_reasoning(context: CheckContext) -> Test:
     def test(case: Case) -> None:
         items, budget = case
         projection = _project(context, items, budget)
-        expected = expected_projection(items, budget, tiers=True)
+        expected = _expected(context, items, budget)
         tier2 = set(expected.tiers.tier2)
         boundary = expected.tiers.boundary
 
@@ -1155,11 +1692,28 @@ def cleared_reasoning(context: CheckContext) -> Test:
     return test
 
 
-@exact("projector.exact.notes", "RPT-6", "T1-7", "T2-7", "PRJ-16", "PRJ-23", "PRJ-27")
+@exact(
+    "projector.exact.notes",
+    "RPT-6",
+    "T1-7",
+    "T2-7",
+    "PRJ-16",
+    "PRJ-23",
+    "PRJ-27",
+    "PRJ-32",
+    "PRJ-34",
+    "PAIR-7",
+)
 def notes(context: CheckContext) -> Test:
-    """Exactly the spec's notes, in order: Tier-1, Tier-2, maxItems, maxApproxChars."""
+    """Exactly the spec's notes, in order: Tier-1, Tier-2, maxItems, newest unit, maxApproxChars.
 
-    @given(case=_CASES[_tiers(context)])
+    Tier-1's count counts the result parts of a carrier one by one (T1-7); the note of the
+    newest unit is the pair-safe projector's (PRJ-32).
+    """
+
+    @given(case=_MIXED[_tiers(context)])
+    @example(case=(paired(), ContextBudget(max_items=1)))
+    @example(case=(carriers(), ContextBudget(max_recent_tool_results=0)))
     @example(case=(summary_and_tail(), ContextBudget(max_items=3, pinned_prefix_items=1)))
     @example(case=(["a", "bb"], ContextBudget(max_approx_chars=0)))
     @example(
@@ -1191,7 +1745,7 @@ def notes(context: CheckContext) -> Test:
         items, budget = case
         target_budget = _for_target(context, budget)
         projection = _project(context, items, target_budget)
-        want = expected_projection(items, target_budget, tiers=_tiers(context)).report.notes
+        want = _expected(context, items, target_budget).report.notes
         got = projection.report.notes
         context.expect(
             tuple(got) == want,
@@ -1205,15 +1759,15 @@ def notes(context: CheckContext) -> Test:
 def idempotence(context: CheckContext) -> Test:
     """Projecting a projection again, without limits, changes nothing and adds no tier note.
 
-    PRJ-29 holds for source lists in which no tool result is a user item, and only when
-    maxItems and maxApproxChars are unset (the character stage is not idempotent with two or
-    more pinned items); other cases pass unchecked.
+    PRJ-29 holds only when maxItems and maxApproxChars are unset (the character stage is not
+    idempotent with two or more pinned items); other cases pass unchecked.
     """
     if not _tiers(context):
         return _skip(f"{NO_TIERS}; without limits the default projector returns its input")
 
     @given(case=_UNLIMITED)
     @example(case=(tier1_example(), ContextBudget(max_recent_tool_results=1)))
+    @example(case=(carriers(), ContextBudget(max_recent_tool_results=0, trim_old_reasoning=True)))
     @example(
         case=(
             tier1_example() + tier2_example(),
@@ -1222,9 +1776,7 @@ def idempotence(context: CheckContext) -> Test:
     )
     def test(case: Case) -> None:
         items, budget = case
-        if not _unlimited(budget) or any(
-            is_tool_result(item) and is_user_item(item) for item in items
-        ):
+        if not _unlimited(budget):
             return
         first = _project(context, items, budget)
         projector: ContextProjector = context.subject()
@@ -1241,9 +1793,9 @@ def idempotence(context: CheckContext) -> Test:
     return test
 
 
-@exact("projector.exact.tier-purity", "T1-8", "T2-3", "PRJ-3", "PRJ-5", "PRJ-26")
+@exact("projector.exact.tier-purity", "T1-8", "T1-9", "T2-3", "PRJ-3", "PRJ-5", "PRJ-26")
 def tier_purity(context: CheckContext) -> Test:
-    """The tiers replace only tool results and reasoning items, in place.
+    """The tiers replace only tool results, result carriers and reasoning items, in place.
 
     The other items, tool calls included, come out identical to the source (the output MAY
     share them, PRJ-5). Without limits the output has exactly the source's length.
@@ -1254,6 +1806,7 @@ def tier_purity(context: CheckContext) -> Test:
     @given(case=_CASES[True])
     @example(case=(tier1_example(), ContextBudget(max_recent_tool_results=0)))
     @example(case=(tier2_example(), ContextBudget(trim_old_reasoning=True)))
+    @example(case=(carriers(), ContextBudget(max_recent_tool_results=0)))
     def test(case: Case) -> None:
         items, budget = case
         projection = _project(context, items, budget)
@@ -1290,8 +1843,12 @@ CHECKS: tuple[Check, ...] = (
     size_vectors,
     budget_semantics,
     pair_integrity,
+    wire_valid,
     differential,
     vectors,
+    pair_safe_vectors,
+    unit_stages,
+    pair_safe_singletons,
     placeholders,
     tiers_off,
     tier2_scope,

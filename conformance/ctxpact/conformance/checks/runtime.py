@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from ctxpact.conformance._context import CheckContext, CheckFailure, SkipCheck, as_json, describe
 from ctxpact.conformance._model import Check, Claim, Component
+from ctxpact.conformance._pairing import pairs, tool_calls
 from ctxpact.conformance._registry import check
 from ctxpact.conformance._runtime import (
     EventListener,
@@ -36,6 +37,7 @@ from ctxpact.conformance._runtime import (
     Tool,
     observer_name,
 )
+from ctxpact.conformance.checks._classics import with_examples
 from ctxpact.conformance.strategies import session_snapshots, snapshots
 from ctxpact.reference.memory import InMemoryAgentMemory
 from ctxpact.reference.session import (
@@ -468,6 +470,79 @@ class _Expected:
     last_compact_result: CompactResult | None
 
 
+#: RUN-7: the call id a tool call with a blank id gets (step number, index in the result).
+GENERATED_CALL_ID = "tool_step_{step}_{index}"
+_TRIMMED = "".join(chr(code) for code in range(0x21))
+
+
+def _blank(value: object) -> bool:
+    """§1.4: a blank id is null, not a string, or empty after trimming."""
+    return not isinstance(value, str) or not value.strip(_TRIMMED)
+
+
+def named_calls(calls: Sequence[ToolCall], step: int) -> list[ToolCall]:
+    """RUN-7: the calls of a result, each blank id replaced by ``tool_step_<step>_<index>``."""
+    return [
+        evolve(call, call_id=GENERATED_CALL_ID.format(step=step, index=index))
+        if _blank(call.call_id)
+        else call
+        for index, call in enumerate(calls)
+    ]
+
+
+def _fill_ids(value: JsonValue, ids: list[str]) -> JsonValue:
+    """A copy of *value* whose tool calls (§1.4, in order) without an id take the next of *ids*."""
+    if not isinstance(value, dict) or not ids:
+        return value
+    copied = dict(value)
+    key = {"function_call": "call_id", "tool_use": "id"}.get(str(copied.get("type")))
+    if key is not None and _blank(copied.get(key)):
+        copied[key] = ids.pop(0)
+    entries = copied.get("tool_calls")
+    if isinstance(entries, list):
+        filled: list[JsonValue] = []
+        for entry in entries:
+            if isinstance(entry, dict) and ids and _blank(entry.get("id")):
+                entry = {**entry, "id": ids.pop(0)}  # noqa: PLW2901 - the copy replaces it
+            filled.append(entry)
+        copied["tool_calls"] = filled
+    content = copied.get("content")
+    if isinstance(content, list):
+        copied["content"] = [_fill_ids(part, ids) for part in content]
+    return copied
+
+
+def declared_items(
+    memory_items: Sequence[JsonValue], calls: Sequence[ToolCall], step: int
+) -> list[JsonValue]:
+    """RUN-7 (a) and (b): the memory items of a result with every one of its calls declared.
+
+    The tool calls the items declare without an id (or with a blank one) get, in order, the
+    generated ids of the blank calls; each call whose id no item then declares gets a
+    ``function_call`` item after them, in the order of the calls.
+    """
+    generated = [
+        named.call_id
+        for call, named in zip(calls, named_calls(calls, step), strict=True)
+        if _blank(call.call_id)
+    ]
+    items = [_fill_ids(copy_json(item), generated) for item in memory_items]
+    declared = {call_id for item in items for call_id, _ in tool_calls(item)}
+    for call in named_calls(calls, step):
+        if call.call_id in declared:
+            continue
+        declared.add(call.call_id)
+        items.append(
+            {
+                "type": "function_call",
+                "call_id": call.call_id,
+                "name": call.name,
+                "arguments": call.arguments,
+            }
+        )
+    return items
+
+
 def _expect(script: _Script) -> _Expected:  # noqa: PLR0915 - one step of RUN-3 per block
     """What RUN-2 .. RUN-13 make of *script*, step by step.
 
@@ -525,14 +600,15 @@ def _expect(script: _Script) -> _Expected:  # noqa: PLR0915 - one step of RUN-3 
         prompts.append(prompt)
         states.append(memory.snapshot())
         trace.append("model.create")
-        if answer.memory_items:
-            memory.add_output_items(list(answer.memory_items))
+        appended = declared_items(answer.memory_items, answer.tool_calls, step)
+        if appended:
+            memory.add_output_items(appended)
             trace.append("memory.add_output_items")
         if not answer.tool_calls:
             trace.extend((_label("FINAL_OUTPUT", None, step), _label("STEP_END", None, step)))
             output = answer.output_text
             break
-        for call in answer.tool_calls:
+        for call in named_calls(answer.tool_calls, step):
             memory.add_tool_output(call.call_id, _echo_output(call.arguments))
             trace.append(f"memory.add_tool_output {call.call_id}")
         trace.append(_label("STEP_END", None, step))
@@ -935,14 +1011,125 @@ def tools(context: CheckContext) -> Callable[[], None]:
     return test
 
 
+def _declaring(shape: str, calls: Sequence[ToolCall], ids: Sequence[str | None]) -> JsonValue:
+    """A memory item that declares *calls* in *shape*, with *ids* (``None``: no id member)."""
+
+    def with_id(entry: dict[str, JsonValue], key: str, call_id: str | None) -> JsonValue:
+        return entry if call_id is None else {key: call_id, **entry}
+
+    if shape == "chat":
+        entries = [
+            with_id(
+                {"type": "function", "function": {"name": c.name, "arguments": c.arguments}},
+                "id",
+                i,
+            )
+            for c, i in zip(calls, ids, strict=True)
+        ]
+        return {"role": "assistant", "content": None, "tool_calls": entries}
+    if shape == "anthropic":
+        parts: list[JsonValue] = [{"type": "text", "text": "calling"}]
+        parts.extend(
+            with_id({"type": "tool_use", "name": c.name, "input": {}}, "id", i)
+            for c, i in zip(calls, ids, strict=True)
+        )
+        return {"role": "assistant", "content": parts}
+    return [
+        with_id({"type": "function_call", "name": c.name, "arguments": c.arguments}, "call_id", i)
+        for c, i in zip(calls, ids, strict=True)
+    ]
+
+
+def _declared_result(
+    step: int, shape: str, ids: Sequence[str], declared: Sequence[str | None], *, listed: int
+) -> ModelResult:
+    """A step's result: calls with *ids*, the first *listed* declared in memory items of *shape*."""
+    calls = [ToolCall(call_id=i, name="echo", arguments=f"s{step}c{n}") for n, i in enumerate(ids)]
+    item = _declaring(shape, calls[:listed], declared[:listed])
+    items = tuple(item) if isinstance(item, list) else (item,)
+    return ModelResult(memory_items=items, tool_calls=tuple(calls))
+
+
+_SHAPES = st.sampled_from(["responses", "chat", "anthropic"])
+_CALL_IDS = st.sampled_from(["", " ", "\t", "id"])
+_MEMORY_IDS = st.sampled_from([None, "", " ", "same"])
+
+
+@st.composite
+def _declaring_answers(draw: st.DrawFn) -> tuple[ModelResult, ...]:
+    """One or two tool steps whose memory items declare some calls, some ids blank or missing."""
+    answers = []
+    for step in range(draw(st.integers(1, 2))):
+        count = draw(st.integers(1, 3))
+        ids = [draw(_CALL_IDS) for _ in range(count)]
+        ids = [f"c{step}-{n}" if i == "id" else i for n, i in enumerate(ids)]
+        listed = draw(st.integers(0, count))
+        declared = [
+            call_id if call_id.strip() and draw(st.booleans()) else draw(_MEMORY_IDS)
+            for call_id in ids
+        ]
+        declared = [None if d == "same" else d for d in declared]
+        answers.append(_declared_result(step, draw(_SHAPES), ids, declared, listed=listed))
+    return (*answers, _final("after tools"))
+
+
+def _declaring_examples() -> list[tuple[ModelResult, ...]]:
+    """RUN-7 in every shape: blank ids in the calls and in the items, and undeclared calls."""
+    after = _final("after tools")
+    return [
+        (_declared_result(0, "responses", ["", "c1"], ["", "c1"], listed=2), after),
+        (_declared_result(0, "chat", [" ", "c1"], [None, "c1"], listed=2), after),
+        (_declared_result(0, "anthropic", ["", ""], [None, " "], listed=2), after),
+        (_declared_result(0, "chat", ["c1", "c2"], ["c1", "c2"], listed=1), after),
+        (_declared_result(0, "anthropic", ["", ""], [None, None], listed=1), after),
+        (_declared_result(0, "responses", ["c1"], [], listed=0), after),
+    ]
+
+
+@_runtime_check("runtime.tool-call-ids", "RUN-7", "RUN-3", "PAIR-1")
+def tool_call_ids(context: CheckContext) -> Callable[[], None]:
+    """Every tool output in memory has its call: generated ids reach the call, none is missing.
+
+    A tool call with a blank id gets ``tool_step_<step>_<index>``; the memory items that
+    declare calls without an id (or with a blank one) get those ids in order, in copies; a
+    call that no item declares is declared by a ``function_call`` item appended after the
+    items (RUN-7). In all three shapes of §1.4: a Responses ``function_call``, a Chat
+    ``tool_calls`` entry, an Anthropic ``tool_use`` part.
+    """
+
+    @given(answers=_declaring_answers())
+    def test(answers: tuple[ModelResult, ...]) -> None:
+        context.record(answers=answers)
+        run = _Session(context, _Script(answers=answers))
+        _run_on(run, "use the tools", "a call without an id")
+        items = run.memory.state.items
+        for orphan in pairs(items).orphans()[:1]:
+            context.expect(
+                condition=False,
+                message=f"memory item {orphan.position} ({describe(items[orphan.position])}) is "
+                f"a tool output whose call {describe(orphan.call_id)} no earlier item declares: "
+                "a provider rejects every later turn (RUN-7, PAIR-1)",
+            )
+        _expect_tool_outputs(context, run, answers)
+
+    return with_examples(test, "answers", _declaring_examples())
+
+
 def _expect_tool_outputs(
     context: CheckContext, run: _Session, answers: Sequence[ModelResult]
 ) -> None:
     items = run.memory.state.items
     position = 1  # after the user's input
     for step, answer in enumerate(answers):
-        position += len(answer.memory_items)
-        for call in answer.tool_calls:
+        declared = declared_items(answer.memory_items, answer.tool_calls, step)
+        context.expect(
+            _same(items[position : position + len(declared)], declared),
+            f"step {step}: memory holds {describe(items[position : position + len(declared)])} "
+            f"where the result's memory items with its calls declared, {describe(declared)}, "
+            "belong (RUN-3 (5), RUN-7)",
+        )
+        position += len(declared)
+        for call in named_calls(answer.tool_calls, step):
             item = items[position] if position < len(items) else None
             context.expect(
                 isinstance(item, dict)
@@ -2139,6 +2326,7 @@ CHECKS: tuple[Check, ...] = (
     prompt,
     memory_writes,
     tools,
+    tool_call_ids,
     auto_compaction,
     auto_compaction_fail_safe,
     manual_compaction,

@@ -37,15 +37,19 @@ def _snake_case(name: str) -> str:
 def python_options(options: JsonObject) -> dict[str, Any]:
     """A target's options as the checks read them: snake_case names, records for documents.
 
-    ``{"kind": "llm", "maxItems": 4}`` becomes ``{"kind": "llm", "max_items": 4}``, and a
-    ``budget`` document a :class:`~ctxpact.spec.ContextBudget`, as in the in-process
-    reference targets.
+    ``{"kind": "llm", "maxItems": 4}`` becomes ``{"kind": "llm", "max_items": 4}``,
+    ``pairSafe`` becomes ``pair_safe``, a ``budget`` document a
+    :class:`~ctxpact.spec.ContextBudget` and the ``providers`` of a wire-valid claim a tuple
+    of names, as in the in-process reference targets (HRN-10).
     """
     converted: dict[str, Any] = {}
     for key, value in options.items():
-        converted[_snake_case(key)] = (
-            from_json(ContextBudget, value) if key == "budget" and value is not None else value
-        )
+        if key == "budget" and value is not None:
+            converted[_snake_case(key)] = from_json(ContextBudget, value)
+        elif key == "providers" and isinstance(value, list):
+            converted[_snake_case(key)] = tuple(value)
+        else:
+            converted[_snake_case(key)] = value
     return converted
 
 

@@ -1,4 +1,11 @@
-"""Public Hypothesis strategies: records of the contract, agent transcripts, model outputs."""
+"""Public Hypothesis strategies: records of the contract, agent transcripts, model outputs.
+
+Transcripts come in three kinds: :func:`transcripts` (every call answered together, in all
+three wire formats and mixtures, optionally a pending step at the tail),
+:func:`provider_transcripts` (lists one provider's API accepts, as ``wire_problems`` reads
+them) and :func:`adversarial_transcripts` (broken pairing and odd items, for robustness).
+:func:`edge_budgets` puts a budget's limits where a pair-keeping projector must decide.
+"""
 
 from ctxpact.conformance.strategies._records import (
     RECORDS,
@@ -15,27 +22,36 @@ from ctxpact.conformance.strategies._records import (
     tool_calls,
 )
 from ctxpact.conformance.strategies._transcripts import (
+    PROVIDER_SHAPES,
     TOOL_NAMES,
+    adversarial_transcripts,
     budgets_for,
+    edge_budgets,
     json_faithful,
     model_outputs,
+    provider_transcripts,
     summary_objects,
     texts,
     tool_outputs,
     transcripts,
+    unit_edges,
 )
 
 __all__ = [
+    "PROVIDER_SHAPES",
     "RECORDS",
     "TOOL_NAMES",
+    "adversarial_transcripts",
     "budgets",
     "budgets_for",
     "compact_results",
+    "edge_budgets",
     "json_faithful",
     "json_values",
     "model_outputs",
     "projections",
     "prompts",
+    "provider_transcripts",
     "reports",
     "results",
     "session_snapshots",
@@ -46,4 +62,5 @@ __all__ = [
     "tool_calls",
     "tool_outputs",
     "transcripts",
+    "unit_edges",
 ]
