@@ -190,9 +190,16 @@ _REPORT = ContextReport(
 
 # -- the model-based state machine -----------------------------------------------------------
 
-#: Mostly the pool, so that saves overwrite and loads find; sometimes any other id.
+#: Code points a session id may not consist of alone (SES-17: non-blank, §1.4 trim).
+_BLANK = "".join(chr(code) for code in range(0x21))
+#: Mostly the pool, so that saves overwrite and loads find; sometimes any other valid id
+#: (SES-17: non-blank, no lone surrogate; store.session-id-rule checks the others).
 _ids = st.one_of(
-    st.sampled_from(_ID_POOL), st.sampled_from(_ID_POOL), st.text(min_size=1, max_size=8)
+    st.sampled_from(_ID_POOL),
+    st.sampled_from(_ID_POOL),
+    st.text(st.characters(exclude_categories=["Cs"]), min_size=1, max_size=8).filter(
+        lambda text: bool(text.strip(_BLANK))
+    ),
 )
 _keys = st.text("abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=5)
 #: Items for stores, which keep them opaque: the edge cases, and cheap values around them.
