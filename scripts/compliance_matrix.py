@@ -33,13 +33,19 @@ from ctxpact.conformance import (
     reference_targets,
 )
 from ctxpact.conformance.adapters import framework_targets
-from ctxpact.spec import compact_json
+from ctxpact.spec import PROVIDERS, compact_json
 
 ROOT = Path(__file__).resolve().parent.parent
 JAVASCRIPT = ROOT / "examples" / "javascript" / "harness.js"
-CLAIMS = (Claim.GENERIC, Claim.PAIR_INTEGRITY)
+#: The claims of the matrix's columns. The generic columns are checked with ``generic`` alone
+#: (a pair-integrity claim changes what the pinned-prefix and newest-item checks require,
+#: PAIR-5); the pair and wire columns with their own claim, for the three providers.
+CLAIMS = (Claim.GENERIC, Claim.PAIR_INTEGRITY, Claim.WIRE_VALID)
 #: The checks of the matrix, in column order, with a short column label.
 COLUMNS = [check for check in checks_for(Component.PROJECTOR) if check.claim in CLAIMS]
+#: The generic columns, which one run per target checks.
+GENERIC_COLUMNS = {check.id for check in COLUMNS if check.claim is Claim.GENERIC}
+GENERIC_KEYWORDS = sorted(GENERIC_COLUMNS)
 MARK = {
     Outcome.PASS: "pass",
     Outcome.FAIL: "**FAIL**",
@@ -51,15 +57,47 @@ MARK = {
 #: What a maintainer upstream can act on, for each finding: (row name prefix, check id).
 FINDINGS: dict[tuple[str, str], str] = {
     ("ctxpact.reference:", "projector.pair-integrity"): (
-        "The reference projectors claim *generic* and *exact*, not pair integrity: the "
-        "spec's item and character stages (PRJ-15, PRJ-20, PRJ-21) keep the pinned head and "
-        "the newest tail by position, so they orphan a tool result exactly where "
-        "`trim_messages` does. A pair-keeping projector (or a pair rule in §5.3) is ctxpact's "
-        "own open item."
+        "`DefaultContextProjector` and `TypeAwareContextProjector` claim *generic* and "
+        "*exact*, not pair integrity: their item and character stages (PRJ-15, PRJ-20, "
+        "PRJ-21) keep the pinned head and the newest tail by position, so they orphan a tool "
+        "result exactly where `trim_messages` does. `PairSafeContextProjector` (§5.5) selects "
+        "whole units and is the one to use for a prompt."
+    ),
+    ("ctxpact.reference:", "projector.wire-valid"): (
+        "The positional projectors orphan tool results (see their pair-integrity finding), "
+        "which every provider rejects; `PairSafeContextProjector` claims wire validity."
     ),
     ("ctxpact-js:", "projector.pair-integrity"): (
-        "The JavaScript example ports the reference algorithm exactly, and with it the same "
-        "orphaning (see the reference rows); it does not claim pair integrity."
+        "The JavaScript example ports the reference algorithms exactly, and with them the same "
+        "orphaning of the positional projectors (see the reference rows); its "
+        "`PairSafeContextProjector` keeps every pair."
+    ),
+    ("ctxpact-js:", "projector.wire-valid"): (
+        "As for the reference rows: the positional projectors do not claim wire validity."
+    ),
+    ("", "projector.wire-valid"): (
+        "The orphaned tool results of the pair-integrity finding are what the providers reject "
+        "(WIRE-4, WIRE-8, WIRE-13 and their neighbours): the counterexample names the rule, "
+        "the position and the provider's own error text."
+    ),
+    ('langchain-core:trim_messages(strategy="first")', "projector.pair-integrity"): (
+        "`strategy='first'` keeps the oldest messages that fit and cuts anywhere: when the cut "
+        "falls after an `AIMessage` with `tool_calls` and before (some of) its `ToolMessage`s, "
+        "the kept history ends with calls whose results were dropped, which providers reject "
+        "(`tool_calls` must be followed by tool messages). Fix: never end the kept window "
+        "between an `AIMessage` with `tool_calls` and its last `ToolMessage`."
+    ),
+    ("autogen-core:", "projector.newest-item"): (
+        "Both contexts drop a leading `FunctionExecutionResultMessage` after taking the window "
+        "(to avoid an orphan at its start); with a window of one message that message is the "
+        "newest one, so the turn the model must answer is dropped. Take the window after "
+        "removing the orphan, not before, or widen it by the messages removed."
+    ),
+    ("strands-agents:", "projector.pair-integrity"): (
+        "The sliding window looks for a cut where the first kept message is not a tool result, "
+        "but checks only that message: a tool result whose call lies before the cut, after "
+        "another message of the kept window (a user message between a call and its result), "
+        "stays without its call. Check every kept `toolResult` against the kept `toolUse`s."
     ),
     ('langchain-core:trim_messages(strategy="last")', "projector.pair-integrity"): (
         "`trim_messages(strategy='last')` keeps the newest messages that fit and cuts "
@@ -165,8 +203,10 @@ FINDINGS: dict[tuple[str, str], str] = {
 }
 INTRO = (
     "Every row was checked against every generic projector check of spec/SPEC.md §5 "
-    "(PRJ-1 to PRJ-12, with the report, document and budget clauses they cite) and against "
-    "pair integrity (a kept tool result keeps its call), whatever the implementation claims, "
+    "(PRJ-1 to PRJ-12, with the report, document and budget clauses they cite), claiming "
+    "`generic` alone, and against pair integrity (§1.5: a kept tool result keeps its call, a "
+    "kept call its results) and wire validity for the three providers of §1.6 (an input the "
+    "provider accepts gives an output it accepts), whatever the implementation claims, "
     "with the derandomised `{profile}` profile of `ctxpact check` (the same versions give "
     "the same document). Each column is one check, headed by the first clause it verifies. "
     "The *claims* column says what each row honestly claims; a failure outside its claims is "
@@ -290,9 +330,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         ]
         for target in targets:
             began = time.perf_counter()
-            checked = attrs.evolve(target, claims=CLAIMS, expected_failures=())
-            report = check_target(checked, profile=arguments.profile)
-            report = attrs.evolve(report, implementation=target.implementation)
+            # A target that honestly claims pair integrity is held to PAIR-6 and PAIR-7 in place
+            # of PRJ-10 and PRJ-11 (PAIR-5); every other one to the generic rules.
+            honest = {Claim.GENERIC} | (target.claims & {Claim.PAIR_INTEGRITY})
+            generic = attrs.evolve(target, claims=tuple(honest), expected_failures=())
+            generic_report = check_target(
+                generic, profile=arguments.profile, keywords=GENERIC_KEYWORDS
+            )
+            report = generic_report
+            results = [r for r in report.results if r.check_id in GENERIC_COLUMNS]
+            for claim in (Claim.PAIR_INTEGRITY, Claim.WIRE_VALID):
+                claimed = attrs.evolve(
+                    target,
+                    claims=(Claim.GENERIC, claim),
+                    options={**target.options, "providers": PROVIDERS},
+                    expected_failures=(),
+                )
+                keyword = claim.value
+                results += check_target(
+                    claimed, profile=arguments.profile, keywords=[f"projector.{keyword}"]
+                ).results
+            report = attrs.evolve(
+                report, implementation=target.implementation, results=tuple(results)
+            )
             reports.append((report, target.claims))
             failed = len(report.failures)
             print(  # noqa: T201

@@ -257,9 +257,9 @@ def test_a_wire_valid_claim_names_its_providers(capsys: pytest.CaptureFixture[st
         "--profile",
         "quick",
     ]
-    # Without providers the claim cannot be checked: an error, never a silent pass.
-    assert main(common) == EXIT_FAILED
-    assert "options={'providers': [...]}" in capsys.readouterr().out
+    # Without providers the claim cannot be checked: a usage error, never a silent pass.
+    assert main(common) == EXIT_USAGE
+    assert "--option 'providers=" in capsys.readouterr().err
     assert main([*common, "--option", 'providers=["openai-chat", "anthropic"]']) == EXIT_OK
 
 

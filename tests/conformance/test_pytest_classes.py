@@ -21,7 +21,8 @@ class KeepLast:
 
     def compact(self, snapshot):
         kept = snapshot.items[-self.keep_last:]
-        return CompactResult(memory=MemorySnapshot(items=kept, summary=snapshot.summary))
+        summary = f"{len(snapshot.items) - len(kept)} items summarized; {snapshot.summary or ''}"
+        return CompactResult(memory=MemorySnapshot(items=kept, summary=summary), summary=summary)
 """
 
 
@@ -50,7 +51,7 @@ def test_a_policy_with_defaults_passes_as_it_does_through_the_command(
         """,
     )
     result = pytester.runpytest_inprocess("--ctxpact-profile", "quick", "-p", "no:cacheprovider")
-    result.assert_outcomes(passed=6, skipped=38)
+    result.assert_outcomes(passed=14, skipped=42)
 
 
 def test_a_misspelt_setting_is_one_collection_error(pytester: pytest.Pytester) -> None:

@@ -52,8 +52,9 @@ class KeepLast:
         return len(snapshot.items) > self.trigger
 
     def compact(self, snapshot: MemorySnapshot) -> CompactResult:
-        kept = snapshot.items[-self.keep_last :]
-        return CompactResult(memory=MemorySnapshot(items=kept, summary=snapshot.summary))
+        kept = snapshot.items[len(snapshot.items) - min(self.keep_last, len(snapshot.items)) :]
+        summary = f"{len(snapshot.items) - len(kept)} items summarized; {snapshot.summary or ''}"
+        return CompactResult(memory=MemorySnapshot(items=kept, summary=summary), summary=summary)
 
 
 MODULE = """
@@ -70,7 +71,8 @@ class KeepLast:
 
     def compact(self, snapshot):
         kept = snapshot.items[-self.keep_last:]
-        return CompactResult(memory=MemorySnapshot(items=kept, summary=snapshot.summary))
+        summary = f"{len(snapshot.items) - len(kept)} items summarized; {snapshot.summary or ''}"
+        return CompactResult(memory=MemorySnapshot(items=kept, summary=summary), summary=summary)
 
 class NeedsPath:
     def __init__(self, path):
@@ -187,7 +189,7 @@ def test_a_claim_that_selects_nothing_is_a_usage_error(
     assert main(["check", target, "--claim", "llm-summary"]) == EXIT_USAGE
     err = capsys.readouterr().err
     assert "the claim llm-summary selects no check of a projector" in err
-    assert "(its claims: generic, pair-integrity, exact)" in err
+    assert "(its claims: generic, pair-integrity, wire-valid, exact)" in err
     with pytest.raises(TargetError, match="llm-summary selects no check of a projector"):
         check_projector(TypeAwareContextProjector, claims=["llm-summary"])
 

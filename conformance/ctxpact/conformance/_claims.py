@@ -72,7 +72,7 @@ def _option(  # noqa: PLR0913 - one table row
     )
 
 
-_PROJECTOR_CLAIMS = (Claim.GENERIC, Claim.PAIR_INTEGRITY, Claim.EXACT)
+_PROJECTOR_CLAIMS = (Claim.GENERIC, Claim.PAIR_INTEGRITY, Claim.WIRE_VALID, Claim.EXACT)
 
 _PROVIDERS_MEANING = (
     "the providers a wire-valid claim is made for: openai-responses, openai-chat, anthropic"

@@ -10,7 +10,7 @@ names, so an odd item is passed over, never an error.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Final
+from typing import Any, Final
 
 from attrs import frozen
 
@@ -58,6 +58,8 @@ def declared_calls(value: object) -> Iterator[DeclaredCall]:
     if not isinstance(value, dict):
         return
     kind = value.get("type")
+    if kind == REASONING:
+        return  # §1.4: a reasoning item declares no tool call, and rule (d) skips it
     if kind == FUNCTION_CALL:
         yield DeclaredCall(
             call_id=string(value.get("call_id")),
@@ -74,20 +76,23 @@ def declared_calls(value: object) -> Iterator[DeclaredCall]:
         )
     entries = value.get("tool_calls")
     if isinstance(entries, list):
-        for entry in entries:
-            if not isinstance(entry, dict):
-                continue
-            holder, name = entry, string(entry.get("name"))
-            function = entry.get("function")
-            if name is None and isinstance(function, dict):
-                holder, name = function, string(function.get("name"))
-            yield DeclaredCall(
-                call_id=string(entry.get("id")), name=name, holder=holder, shape=CHAT
-            )
+        yield from _chat_calls(entries)
     content = value.get("content")
     if isinstance(content, list):
         for part in content:
             yield from declared_calls(part)
+
+
+def _chat_calls(entries: list[Any]) -> Iterator[DeclaredCall]:
+    """§1.4 rule (c): each JSON object of a ``tool_calls`` array."""
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        holder, name = entry, string(entry.get("name"))
+        function = entry.get("function")
+        if name is None and isinstance(function, dict):
+            holder, name = function, string(function.get("name"))
+        yield DeclaredCall(call_id=string(entry.get("id")), name=name, holder=holder, shape=CHAT)
 
 
 def tool_calls(value: object) -> Iterator[tuple[str | None, str | None]]:
@@ -127,12 +132,12 @@ def is_chat_result(item: object) -> bool:
 
 def is_result_item(item: object) -> bool:
     """A tool result of shape (a) or (b): the item itself is the result."""
-    return is_responses_result(item) or is_chat_result(item)
+    return not is_reasoning(item) and (is_responses_result(item) or is_chat_result(item))
 
 
 def tool_results(item: object) -> list[FoundResult]:
-    """§1.4: the tool results *item* is or carries, in order."""
-    if not isinstance(item, dict):
+    """§1.4: the tool results *item* is or carries, in order (a reasoning item has none)."""
+    if not isinstance(item, dict) or is_reasoning(item):
         return []
     if is_responses_result(item):
         call_id = string(item.get("call_id"))
