@@ -628,7 +628,9 @@ def pinned_prefix(context: CheckContext) -> Test:
             kept = _kept_for(context, items, projection)
             problem = _pinned_units_problem(pairs(items), budget, len(items), kept)
             context.expect(
-                problem is None, f"{problem}; the output is {describe(list(projection.items))}"
+                problem is None,
+                f"{problem}; the output is {describe(list(projection.items))}",
+                clause="PAIR-6",
             )
             return
         count, pinned, limit = len(items), budget.pinned_prefix_items, budget.max_items
@@ -655,6 +657,7 @@ def pinned_prefix(context: CheckContext) -> Test:
             f"pinned source items {missing} are missing (pinnedPrefixItems {pinned}, maxItems "
             f"{describe(limit)}, maxApproxChars {describe(chars)}): the output is "
             f"{describe(list(output))}",
+            clause="PRJ-10",
         )
 
     return with_examples(test, "case", _classic_examples())
@@ -720,7 +723,9 @@ def newest_item(context: CheckContext) -> Test:
         if _keeps_pairs(context):
             problem = _newest_unit_problem(context, items, budget, projection)
             context.expect(
-                problem is None, f"{problem}; the output is {describe(list(projection.items))}"
+                problem is None,
+                f"{problem}; the output is {describe(list(projection.items))}",
+                clause="PAIR-7",
             )
             return
         count, pinned, limit = len(items), budget.pinned_prefix_items, budget.max_items
@@ -736,11 +741,13 @@ def newest_item(context: CheckContext) -> Test:
                 bool(output) and represents(items[last], output[-1]),
                 f"expected the newest source item {describe(items[last])} last in the output "
                 f"but the output is {describe(list(output))}",
+                clause="PRJ-11",
             )
             return
         context.expect(
             last not in set(projection.report.dropped_indices),
             f"the newest source item {last} ({describe(items[last])}) was dropped",
+            clause="PRJ-11",
         )
 
     return with_examples(test, "case", _classic_examples())
