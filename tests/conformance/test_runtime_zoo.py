@@ -1273,10 +1273,6 @@ def test_a_runtime_without_a_step_bound_skips_the_bound_check() -> None:
 # -- where the reference and SPEC.md disagree ------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the reference fills only missing or blank string ids, not ids that are no string",
-)
 def test_a_call_whose_id_is_no_string_gets_the_generated_id() -> None:
     # §1.4: an id counts only when it is a JSON string, so `"call_id": 5` is no id, and RUN-7
     # (a) gives it the generated id of the blank call. The reference leaves 5 and declares

@@ -55,8 +55,8 @@ def _named(value: JsonValue, ids: Iterator[str]) -> JsonValue:
 
 def _fill(holder: JsonObject, key: str, ids: Iterator[str]) -> None:
     current = holder.get(key)
-    if current is not None and not (isinstance(current, str) and is_blank(current)):
-        return
+    if isinstance(current, str) and not is_blank(current):
+        return  # an id (§1.4: a string); a missing, blank or non-string one gets the next
     generated = next(ids, None)
     if generated is not None:
         holder[key] = generated
