@@ -1258,6 +1258,19 @@ def differential(context: CheckContext) -> Test:
     return test
 
 
+def _expect_vector(context: CheckContext, vector: Vector) -> None:
+    """Project a ``project`` or ``project_pair_safe`` vector: identical items, equal report."""
+    raw = vector.input.get("budget")
+    budget = None if raw is None else from_json(ContextBudget, raw)
+    want = from_json(ContextProjection, vector.expected)
+    context.record(vector=vector.document())
+    projector: ContextProjector = context.subject()
+    got = projector.project(copy.deepcopy(vector.input["items"]), budget)
+    _expect_same(
+        context, f"vector {vector.id} ({vector.description})", got, want.items, want.report
+    )
+
+
 _VECTOR_CLAUSES = (
     "PRJ-8",
     *_PROJECTION_CLAUSES,
@@ -1292,15 +1305,7 @@ def vectors(context: CheckContext) -> Test:
                 continue
             if _pair_safe(context) and not _single_units(vector.input["items"]):
                 continue
-            raw = vector.input.get("budget")
-            budget = None if raw is None else from_json(ContextBudget, raw)
-            want = from_json(ContextProjection, vector.expected)
-            context.record(vector=vector.document())
-            projector: ContextProjector = context.subject()
-            got = projector.project(copy.deepcopy(vector.input["items"]), budget)
-            _expect_same(
-                context, f"vector {vector.id} ({vector.description})", got, want.items, want.report
-            )
+            _expect_vector(context, vector)
 
     return test
 
@@ -1342,15 +1347,7 @@ def pair_safe_vectors(context: CheckContext) -> Test:
         for vector in vectors_for("project_pair_safe"):
             if not _runs_with(vector, tiers):
                 continue
-            raw = vector.input.get("budget")
-            budget = None if raw is None else from_json(ContextBudget, raw)
-            want = from_json(ContextProjection, vector.expected)
-            context.record(vector=vector.document())
-            projector: ContextProjector = context.subject()
-            got = projector.project(copy.deepcopy(vector.input["items"]), budget)
-            _expect_same(
-                context, f"vector {vector.id} ({vector.description})", got, want.items, want.report
-            )
+            _expect_vector(context, vector)
 
     return test
 
