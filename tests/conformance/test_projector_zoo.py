@@ -1170,9 +1170,10 @@ class KeepsTheLastOfTheNewestCalls(Reselected):
 
     def reselect(self, items: Items, budget: Budget, kept: list[int]) -> list[int]:
         newest = pairs(items).newest()
-        if budget is None or not newest or not set(newest) <= set(kept):
+        # Only under a limit: with none, no budget and the default one agree (projector.budget).
+        if budget is None or (budget.max_items is None and budget.max_approx_chars is None):
             return kept
-        if newest[0] < budget.pinned_prefix_items:
+        if not newest or not set(newest) <= set(kept) or newest[0] < budget.pinned_prefix_items:
             return kept
         calls = [c for c in pairs(items).calls if c.position in newest and c.results]
         if len(calls) < 2 or not all(
