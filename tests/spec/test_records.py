@@ -61,6 +61,17 @@ def test_budget_is_keyword_only_and_frozen() -> None:
         budget.max_items = 4  # type: ignore[misc]  # the point: records are frozen
 
 
+REPORT_FIELDS: dict[str, Any] = {
+    "source_item_count": 1,
+    "projected_item_count": 1,
+    "dropped_item_count": 0,
+    "source_approx_chars": 1,
+    "projected_approx_chars": 1,
+    "item_limit_applied": False,
+    "character_limit_applied": False,
+}
+
+
 def test_report_rejects_negative_counts_and_bad_indices() -> None:
     fields: dict[str, Any] = {
         "source_item_count": 1,
@@ -77,6 +88,33 @@ def test_report_rejects_negative_counts_and_bad_indices() -> None:
         ContextReport(**fields, dropped_indices=[0, -1])
     with pytest.raises(InvalidValueError, match=r"notes\[0\]"):
         ContextReport(**fields, notes=[3])  # type: ignore[list-item]  # the point
+
+
+@pytest.mark.parametrize(
+    ("indices", "bad"),
+    [((0, True), 1), ((2, 1.0), 1), ((-5, 3), 0), (("0",), 0), ((*range(10_000), -1), 10_000)],
+    ids=["bool", "float", "negative", "text", "last-of-many"],
+)
+def test_report_indices_name_the_first_bad_one(indices: tuple[Any, ...], bad: int) -> None:
+    # The validator checks plain ints at C speed; whatever fails that is named exactly.
+    with pytest.raises(InvalidValueError, match=rf"cleared_indices\[{bad}\]"):
+        ContextReport(**REPORT_FIELDS, cleared_indices=indices)
+
+
+class Position(int):
+    """An int subclass: not the common case, still a non-negative integer."""
+
+
+def test_report_indices_take_any_non_negative_int() -> None:
+    report = ContextReport(**REPORT_FIELDS, dropped_indices=(Position(3), 4), cleared_indices=())
+    assert report.dropped_indices == (3, 4)
+    assert ContextReport(**REPORT_FIELDS, dropped_indices=range(5)).dropped_indices == (
+        0,
+        1,
+        2,
+        3,
+        4,
+    )
 
 
 def test_sequences_become_tuples() -> None:

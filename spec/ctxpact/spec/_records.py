@@ -98,11 +98,18 @@ def _texts(instance: object, attribute: Attribute[Any], value: tuple[object, ...
             )
 
 
+_INT = frozenset({int})
+
+
 def _indices(instance: object, attribute: Attribute[Any], value: object) -> None:
     if value is None:
         return
     _a_sequence(instance, attribute, value)
     assert isinstance(value, tuple)  # noqa: S101 - the converter guarantees it
+    # A report lists a position of every item it dropped: check the common case, plain
+    # non-negative ints, at C speed; only a tuple that fails it is walked to name the culprit.
+    if not value or (set(map(type, value)) <= _INT and min(value) >= 0):
+        return
     for index, member in enumerate(value):
         if isinstance(member, bool) or not isinstance(member, int) or member < 0:
             raise InvalidValueError(
