@@ -42,6 +42,8 @@ from ctxpact.reference.memory import (
 from ctxpact.reference.projection import (
     DefaultContextProjector,
     PairSafeContextProjector,
+    SizedItems,
+    SizedItemsView,
     TypeAwareContextProjector,
     approx_chars,
     total_approx_chars,
@@ -111,6 +113,8 @@ __all__ = [
     "SessionIdMismatchError",
     "SessionNotFoundError",
     "SessionStore",
+    "SizedItems",
+    "SizedItemsView",
     "SqliteAgentMemory",
     "SqliteBusyError",
     "SqliteError",
