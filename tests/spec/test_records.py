@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from ctxpact.spec import (
     SCHEMA_OF,
@@ -261,3 +264,79 @@ def test_violations_come_in_document_order() -> None:
 def test_the_record_to_schema_map_is_read_only() -> None:
     with pytest.raises(TypeError):
         SCHEMA_OF[dict] = "x"  # type: ignore[index]  # the point
+
+
+@st.composite
+def kept_positions(draw: st.DrawFn) -> tuple[int, Sequence[int], list[int]]:
+    count = draw(st.integers(0, 30))
+    kept: Sequence[int] = sorted(draw(st.sets(st.integers(0, max(0, count - 1)), max_size=count)))
+    if count and draw(st.booleans()):
+        start = draw(st.integers(0, count))
+        kept = range(start, draw(st.integers(start, count)), draw(st.integers(1, 3)))
+    cleared = [p for p in kept if draw(st.booleans())]
+    return count, kept, cleared
+
+
+@given(kept_positions())
+@example((0, [], []))
+@example((5, range(5), [0, 4]))
+@example((5, range(1, 5, 2), [3]))
+@example((5, range(2, 2), []))
+@example((10_000, [0, 9_999], [9_999]))
+def test_a_report_of_kept_positions_is_the_report_with_their_complement(
+    case: tuple[int, Sequence[int], list[int]],
+) -> None:
+    count, kept, cleared = case
+    report = ContextReport.of_positions(
+        source_item_count=count,
+        kept=kept,
+        cleared=cleared,
+        source_approx_chars=7,
+        projected_approx_chars=3,
+        item_limit_applied=len(kept) < count,
+        character_limit_applied=False,
+        notes=["maxItems applied: 1"],
+    )
+    assert report == ContextReport(
+        source_item_count=count,
+        projected_item_count=len(kept),
+        dropped_item_count=count - len(kept),
+        source_approx_chars=7,
+        projected_approx_chars=3,
+        item_limit_applied=len(kept) < count,
+        character_limit_applied=False,
+        notes=("maxItems applied: 1",),
+        dropped_indices=tuple(p for p in range(count) if p not in set(kept)),
+        cleared_indices=tuple(cleared),
+    )
+    assert type(report.dropped_indices) is tuple
+
+
+@pytest.mark.parametrize(
+    ("count", "kept", "cleared", "field"),
+    [
+        (-1, [], [], "source_item_count"),
+        (True, [], [], "source_item_count"),
+        (3, [1, 0], [], r"kept\[1\]"),
+        (3, [0, 0], [], r"kept\[1\]"),
+        (3, [3], [], r"kept\[0\]"),
+        (3, [False], [], r"kept\[0\]"),
+        (3, range(2, -1, -1), [], r"kept\[1\]"),
+        (3, range(4), [], r"kept\[3\]"),
+        (3, [0, 2], [1], r"cleared\[0\]"),
+        (3, [0, 2], [2, 0], r"cleared\[1\]"),
+    ],
+)
+def test_a_report_of_kept_positions_refuses_positions_that_are_not(
+    count: Any, kept: Sequence[int], cleared: list[int], field: str
+) -> None:
+    with pytest.raises(InvalidValueError, match=field):
+        ContextReport.of_positions(
+            source_item_count=count,
+            kept=kept,
+            cleared=cleared,
+            source_approx_chars=0,
+            projected_approx_chars=0,
+            item_limit_applied=False,
+            character_limit_applied=False,
+        )

@@ -12,7 +12,7 @@ the positions the stages look at.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from itertools import compress, islice
+from itertools import islice
 from typing import Protocol
 
 from ctxpact.reference.projection._constants import MAX_APPROX_CHARS_NOTE, MAX_ITEMS_NOTE
@@ -164,25 +164,28 @@ class Tiered:
         the replaced positions that are kept (RPT-2 .. RPT-8).
         """
         count = self.count
-        projected_chars = sum(map(self.size, positions))
-        dropped_flags = bytearray(b"\x01") * count
-        for position in positions:
-            dropped_flags[position] = 0
-        report = ContextReport(
+        replacements = self.replacements
+        if isinstance(positions, range):  # everything kept: read the list, fix up the new items
+            replaced = sorted(replacements.floors()) if replacements is not None else []
+            projected_chars = self.total + sum(self.size(p) - self.sizes[p] for p in replaced)
+            items = list(islice(self.items, count))
+            for position in replaced:
+                items[position] = self.item(position)
+        else:
+            replaced = [] if replacements is None else list(filter(self.replaced, positions))
+            projected_chars = sum(map(self.size, positions))
+            items = list(map(self.item, positions))
+        report = ContextReport.of_positions(
             source_item_count=count,
-            projected_item_count=len(positions),
-            dropped_item_count=count - len(positions),
+            kept=positions,
+            cleared=replaced,
             source_approx_chars=self.total,
             projected_approx_chars=projected_chars,
             item_limit_applied=item_limit_applied,
             character_limit_applied=character_limit_applied,
-            notes=tuple(notes),
-            dropped_indices=tuple(compress(range(count), dropped_flags)),
-            cleared_indices=()
-            if self.replacements is None
-            else tuple(filter(self.replaced, positions)),
+            notes=notes,
         )
-        return ContextProjection(items=tuple(map(self.item, positions)), report=report)
+        return ContextProjection(items=items, report=report)
 
     def size(self, position: int) -> int:
         """The size of the item at *position* as the tiers leave it (computed when replaced)."""
