@@ -361,10 +361,13 @@ def test_a_sized_list_knows_what_a_scan_of_each_prefix_finds(items: list[JsonVal
             assert ours.cleared == theirs.cleared
             assert [ours.parts(p) for p in range(count)] == [theirs.parts(p) for p in range(count)]
             assert [p in ours for p in range(count)] == [p in theirs for p in range(count)]
+            assert ours.among(range(count)) == theirs.among(range(count)) == set(ours.positions())
+            assert set(theirs.positions()) == set(ours.positions())
             assert "0" not in ours
         tier2, scanned2 = kept.tier2(), scanned.tier2()
         assert tier2.cleared == scanned2.cleared
         assert [p in tier2 for p in range(count)] == [p in scanned2 for p in range(count)]
+        assert tier2.among(range(count)) == scanned2.among(range(count)) == set(tier2.positions())
         assert "0" not in tier2
         assert _names(kept, prefix) == _names(scanned, prefix)
         assert _groups(kept, count) == [list(unit) for unit in pairing(prefix).units()]

@@ -117,6 +117,7 @@ def _char_stage(
     recency order.
     """
     members = order.units.members
+    tiered.prepare([position for unit in (*prefix, *tail) for position in members(unit)])
 
     def floor(unit: int) -> int:
         return sum(map(tiered.floor, members(unit)))

@@ -256,6 +256,17 @@ class _SizedTier1:
         cleared = map(operator.sub, islice(live, 1, cutoff + 1), islice(live, cutoff))
         return set(compress(islice(facts.result_positions, cutoff), cleared))
 
+    def among(self, positions: Iterable[int]) -> set[int]:
+        """The positions among *positions* with a candidate that is not a placeholder."""
+        first, live, cutoff = self._facts.first_result, self._facts.result_live, self._cutoff
+        found: set[int] = set()
+        for position in positions:
+            low = first[position]
+            high = min(first[position + 1], cutoff)
+            if high > low and live[high] > live[low]:
+                found.add(position)
+        return found
+
 
 class _SizedTier2:
     """Tier-2 on a prefix of a sized list: the boundary and the reasoning before it."""
@@ -278,6 +289,11 @@ class _SizedTier2:
     def positions(self) -> Collection[int]:
         """The reasoning before the boundary that is not in cleared form."""
         return self._facts.trimmable[: self.cleared]
+
+    def among(self, positions: Iterable[int]) -> set[int]:
+        """The positions among *positions* of reasoning before the boundary, not cleared."""
+        boundary, flags = self._boundary, self._facts.flags
+        return {p for p in positions if p < boundary and flags[p] & _TRIMMABLE}
 
 
 class _SizedNames:

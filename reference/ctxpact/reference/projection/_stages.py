@@ -39,6 +39,10 @@ class Replacements(Protocol):
         """:meth:`floor` of every position that is replaced."""
         ...
 
+    def among(self, positions: Sequence[int]) -> set[int]:
+        """The positions among *positions* that are replaced."""
+        ...
+
     def build(self, position: int) -> JsonValue:
         """The new item at *position*; called at most once per position and run."""
         ...
@@ -136,6 +140,16 @@ class Tiered:
             self._replaced[position] = known
         return known
 
+    def prepare(self, positions: Sequence[int]) -> None:
+        """Find out at once which of *positions* are replaced, before the stages ask one by one."""
+        replacements = self.replacements
+        if replacements is None or self._all_replaced is not None:
+            return
+        known = self._replaced
+        unknown = [position for position in positions if position not in known]
+        known.update(dict.fromkeys(unknown, False))
+        known.update(dict.fromkeys(replacements.among(unknown), True))
+
     def whole_floors(self) -> list[int]:
         """A lower bound on the size of every position, exact where nothing is replaced."""
         floors = self._whole_floors
@@ -172,6 +186,7 @@ class Tiered:
             for position in replaced:
                 items[position] = self.item(position)
         else:
+            self.prepare(positions)
             replaced = [] if replacements is None else list(filter(self.replaced, positions))
             projected_chars = sum(map(self.size, positions))
             items = list(map(self.item, positions))
@@ -234,14 +249,10 @@ class Tiered:
             kept = char_stage(
                 len(stage), max_chars, pinned, size=self.size, floor=self.whole_floors().__getitem__
             )
-        else:
-            kept = char_stage(
-                len(stage),
-                max_chars,
-                pinned,
-                size=lambda index: self.size(stage[index]),
-                floor=lambda index: self.floor(stage[index]),
-            )
+        else:  # the positions of the item stage, as many as it keeps: measure each once
+            self.prepare(stage)
+            sizes = [self.size(position) for position in stage]
+            kept = char_stage(len(stage), max_chars, pinned, size=sizes.__getitem__)
         return None if kept is None else [stage[index] for index in kept]
 
 

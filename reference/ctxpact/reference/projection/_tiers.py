@@ -156,6 +156,10 @@ class Tier1(Protocol):
         """Every position at which it clears a tool result."""
         ...
 
+    def among(self, positions: Iterable[int]) -> set[int]:
+        """The positions among *positions* at which it clears a tool result."""
+        ...
+
 
 class Tier2(Protocol):
     """What Tier-2 clears in one source list: the positions of the reasoning it trims."""
@@ -171,6 +175,10 @@ class Tier2(Protocol):
 
     def positions(self) -> Collection[int]:
         """Every position of a reasoning item it clears."""
+        ...
+
+    def among(self, positions: Iterable[int]) -> set[int]:
+        """The positions among *positions* of reasoning items it clears."""
         ...
 
 
@@ -194,6 +202,10 @@ class PlannedTier1:
         """The positions of the plan."""
         return self._plan.keys()
 
+    def among(self, positions: Iterable[int]) -> set[int]:
+        """The positions of the plan among *positions*."""
+        return set(filter(self._plan.__contains__, positions))
+
 
 class PlannedTier2:
     """Tier-2 as the positions read off a scan of the list (:func:`plan_tier2`)."""
@@ -210,6 +222,10 @@ class PlannedTier2:
     def positions(self) -> Collection[int]:
         """The positions it clears."""
         return self._positions
+
+    def among(self, positions: Iterable[int]) -> set[int]:
+        """The positions it clears among *positions*."""
+        return set(filter(self._positions.__contains__, positions))
 
 
 #: Tier-1 when it does not run, and Tier-2 likewise.
@@ -247,6 +263,10 @@ class TierReplacements:
             return self._parts[position]
         parts = self._parts[position] = self._tier1.parts(position)
         return parts
+
+    def among(self, positions: Sequence[int]) -> set[int]:
+        """The positions among *positions* that a tier replaces, read at once."""
+        return self._tier1.among(positions) | self._tier2.among(positions)
 
     def floors(self) -> dict[int, int]:
         """:meth:`floor` of every position a tier replaces, read at once."""
