@@ -76,15 +76,7 @@ REPORT_FIELDS: dict[str, Any] = {
 
 
 def test_report_rejects_negative_counts_and_bad_indices() -> None:
-    fields: dict[str, Any] = {
-        "source_item_count": 1,
-        "projected_item_count": 1,
-        "dropped_item_count": 0,
-        "source_approx_chars": 1,
-        "projected_approx_chars": 1,
-        "item_limit_applied": False,
-        "character_limit_applied": False,
-    }
+    fields = REPORT_FIELDS
     with pytest.raises(InvalidValueError, match="dropped_item_count"):
         ContextReport(**{**fields, "dropped_item_count": -2})
     with pytest.raises(InvalidValueError, match=r"dropped_indices\[1\]"):
