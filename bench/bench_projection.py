@@ -1,27 +1,42 @@
-"""Time TypeAwareContextProjector against one json.dumps of the same items.
+"""Time the three projectors, on a plain list and on a SizedItems, against json.dumps.
 
-Run ``python bench/bench_projection.py``; it prints a markdown table. The transcripts are
-generated deterministically (seeded ``random.Random``) and look like a coding agent's memory:
-user turns, reasoning items, assistant messages with parallel tool calls in the Chat shape
-(``tool_calls``) and the Responses shape (``function_call`` items), and tool outputs of a few
-kB. Both timings are medians over several repeats, taken side by side in one process. The
-first table is the budget the target is set for (both limits and both tiers on); the second
-drops ``max_items``, so that the character stage walks the whole memory.
+Run ``python bench/bench_projection.py``; it prints one markdown table per budget. The
+transcripts are generated deterministically (seeded ``random.Random``) and look like a coding
+agent's memory: user turns, reasoning items, assistant messages with parallel tool calls in
+the Chat shape (``tool_calls``) and the Responses shape (``function_call`` items), and tool
+outputs of a few kB with some non-ASCII text.
+
+Every figure is a median of interleaved runs in one process, in CPU time
+(``time.process_time``): ``json.dumps`` of the same items (the yardstick), LangChain's
+``trim_messages`` with ``count_tokens_approximately`` on the same items as LangChain messages
+(``max_tokens`` = ``maxApproxChars`` / 4; skipped with a note when langchain-core is not
+installed, ``pip install 'ctxpact[langchain]'``), and each projector on the list
+(*stateless*: it checks, measures and scans every item) and on a ``SizedItems`` of it
+(*sized*: built once beforehand, as a memory keeps one). The inputs are frozen out of the
+garbage collector's sight while they are timed (``gc.freeze``). The first budget is the one the
+targets are set for (both limits and both tiers on); the second drops ``max_items``, so that
+the character stage walks the whole memory.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from attrs import evolve
 
-from ctxpact.reference.projection import TypeAwareContextProjector
-from ctxpact.spec import ContextBudget, JsonObject, JsonValue
+from ctxpact.reference.projection import (
+    DefaultContextProjector,
+    PairSafeContextProjector,
+    SizedItems,
+    TypeAwareContextProjector,
+)
+from ctxpact.spec import ContextBudget, ContextProjector, JsonObject, JsonValue
 
 SIZES = (1_000, 10_000, 100_000)
 SEED = 20_260_819
@@ -32,6 +47,11 @@ BUDGET = ContextBudget(
     max_recent_tool_results=25,
     trim_old_reasoning=True,
 )
+PROJECTORS: dict[str, ContextProjector] = {
+    "Default": DefaultContextProjector(),
+    "TypeAware": TypeAwareContextProjector(),
+    "PairSafe": PairSafeContextProjector(),
+}
 TOOLS = ("read_file", "write_file", "run_command", "grep_search", "list_dir", "apply_patch")
 # The vocabulary of the generated text: code-like words and some non-ASCII ones.
 VOCABULARY = """
@@ -40,14 +60,6 @@ for while if else elif try except raise with async await yield lambda
 données größe naïve café 数据 結果 — → ✓ {} [] () : , . = == != <= >= + - * /
 """
 WORDS = tuple(VOCABULARY.split())
-TABLE_HEADER = (
-    "| items | JSON size | json.dumps (median) | TypeAware projector (median) | ratio | "
-    "projector per item |\n|---:|---:|---:|---:|---:|---:|"
-)
-TABLE_ROW = (
-    "| {items:,} | {megabytes:.1f} MB | {dumps:.2f} ms | {projector:.2f} ms | {ratio:.2f} | "
-    "{per_item:.2f} µs |"
-)
 
 
 class Transcript:
@@ -140,33 +152,103 @@ class Transcript:
 
 
 def elapsed(run: Callable[[], object], number: int) -> float:
-    """Seconds per call of *run*, over *number* calls."""
-    start = time.perf_counter()
+    """CPU seconds per call of *run*, over *number* calls."""
+    start = time.process_time()
     for _ in range(number):
         run()
-    return (time.perf_counter() - start) / number
+    return (time.process_time() - start) / number
 
 
-def measure(items: list[JsonValue], budget: ContextBudget, repeats: int) -> str:
-    """One table row: medians of json.dumps and of the projector, timed alternately."""
-    count = len(items)
-    projector = TypeAwareContextProjector()
-    assert projector.project(items, budget).report.source_item_count == count
-    number = max(1, 10_000 // count)
-    dumps: list[float] = []
-    project: list[float] = []
-    for _ in range(repeats):  # alternated, so drift affects both alike
-        dumps.append(elapsed(lambda: json.dumps(items), number))
-        project.append(elapsed(lambda: projector.project(items, budget), number))
-    dumps_s, project_s = statistics.median(dumps), statistics.median(project)
-    return TABLE_ROW.format(
-        items=count,
-        megabytes=len(json.dumps(items)) / 1e6,
-        dumps=dumps_s * 1e3,
-        projector=project_s * 1e3,
-        ratio=project_s / dumps_s,
-        per_item=project_s / count * 1e6,
-    )
+def langchain_trimmer(items: list[JsonValue], budget: ContextBudget) -> Callable[[], object] | None:
+    """``trim_messages`` with the approximate counter on *items*, or ``None`` without LangChain."""
+    try:
+        from langchain_core.messages import trim_messages  # noqa: PLC0415 - an optional extra
+        from langchain_core.messages.utils import count_tokens_approximately  # noqa: PLC0415
+
+        from ctxpact.conformance.adapters.langchain import present  # noqa: PLC0415
+    except ImportError:
+        return None
+    messages = [present(item) for item in items]
+    max_tokens = (budget.max_approx_chars or 0) // 4
+
+    def trim() -> object:
+        return trim_messages(
+            messages, max_tokens=max_tokens, token_counter=count_tokens_approximately
+        )
+
+    return trim
+
+
+def projecting(
+    projector: ContextProjector, items: Sequence[JsonValue], budget: ContextBudget
+) -> Callable[[], object]:
+    """One projection of *items* under *budget*, to be timed."""
+    return lambda: projector.project(items, budget)
+
+
+def measure(items: list[JsonValue], budget: ContextBudget, repeats: int) -> dict[str, float]:
+    """Median CPU seconds of every contender on *items*, timed in turn in each repeat."""
+    sized = SizedItems(items)
+    contenders: dict[str, Callable[[], object]] = {"json.dumps": lambda: json.dumps(items)}
+    trim = langchain_trimmer(items, budget)
+    if trim is not None:
+        contenders["trim_messages"] = trim
+    for name, projector in PROJECTORS.items():
+        plain, from_sized = projector.project(items, budget), projector.project(sized, budget)
+        assert plain == from_sized, name  # the same projection either way (PRJ-36)
+        contenders[f"{name} stateless"] = projecting(projector, items, budget)
+        contenders[f"{name} sized"] = projecting(projector, sized, budget)
+    number = max(1, 10_000 // len(items))
+    # The inputs live through every run: keep the collector from walking them again and again
+    # (it would charge whoever allocates most for the size of the heap, not for its work).
+    gc.collect()
+    gc.freeze()
+    runs: dict[str, list[float]] = {name: [] for name in contenders}
+    for _ in range(repeats):  # interleaved, so drift affects every contender alike
+        for name, run in contenders.items():
+            runs[name].append(elapsed(run, number))
+    gc.unfreeze()
+    return {name: statistics.median(times) for name, times in runs.items()}
+
+
+def build_cost(items: list[JsonValue]) -> float:
+    """CPU seconds per item of building a SizedItems (checks, copies, measures, reads)."""
+    start = time.process_time()
+    SizedItems(items)
+    return (time.process_time() - start) / len(items)
+
+
+def table(rows: list[tuple[int, float, dict[str, float]]], budget: ContextBudget) -> str:
+    """A markdown table: milliseconds, and each projector as a ratio of json.dumps."""
+    has_trim = all("trim_messages" in timings for _, _, timings in rows)
+    head = ["items", "JSON size", "json.dumps"] + (["trim_messages (x dumps)"] if has_trim else [])
+    for name in PROJECTORS:
+        head += [f"{name} stateless (x dumps)", f"{name} sized (x dumps)"]
+    if has_trim:
+        head.append("sized vs trim_messages")
+    lines = [
+        f"Budget: {budget}",
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + "---:|" * len(head),
+    ]
+    for count, megabytes, timings in rows:
+        dumps = timings["json.dumps"]
+        cells = [f"{count:,}", f"{megabytes:.1f} MB", f"{dumps * 1e3:.2f} ms"]
+        if has_trim:
+            trim = timings["trim_messages"]
+            cells.append(f"{trim * 1e3:.2f} ms ({trim / dumps:.2f})")
+        for name in PROJECTORS:
+            for kind in ("stateless", "sized"):
+                value = timings[f"{name} {kind}"]
+                cells.append(f"{value * 1e3:.2f} ms ({value / dumps:.2f})")
+        if has_trim:
+            slowest = max(timings[f"{name} sized"] for name in PROJECTORS)
+            cells.append(f"{timings['trim_messages'] / slowest:.1f}x faster")
+        lines.append("| " + " | ".join(cells) + " |")
+    if not has_trim:
+        lines += ["", "(langchain-core is not installed: trim_messages was not timed)"]
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -175,14 +257,17 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="*", default=list(SIZES))
     arguments = parser.parse_args()
     budgets = (BUDGET, evolve(BUDGET, max_items=None))
-    rows: list[list[str]] = [[] for _ in budgets]
+    rows: list[list[tuple[int, float, dict[str, float]]]] = [[] for _ in budgets]
+    builds: list[str] = []
     for count in arguments.sizes:
         items = Transcript(SEED + count).items(count)
-        for budget, table in zip(budgets, rows, strict=True):
-            table.append(measure(items, budget, arguments.repeats))
-    for budget, table in zip(budgets, rows, strict=True):
-        print(f"Budget: {budget}\n\n{TABLE_HEADER}")
-        print("\n".join(table), end="\n\n")
+        megabytes = len(json.dumps(items)) / 1e6
+        builds.append(f"{count:,} items: {build_cost(items) * 1e6:.2f} µs per item")
+        for budget, found in zip(budgets, rows, strict=True):
+            found.append((count, megabytes, measure(items, budget, arguments.repeats)))
+    for budget, found in zip(budgets, rows, strict=True):
+        print(table(found, budget), end="\n\n")
+    print("Building a SizedItems (once per item, when it enters): " + "; ".join(builds))
 
 
 if __name__ == "__main__":

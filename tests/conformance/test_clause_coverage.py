@@ -35,6 +35,22 @@ NOT_CHECKABLE = {
         "pins it against the wire_problems vectors); no component is checked for it"
     ),
     "WIRE-17": "lists what wire_problems leaves out on purpose: the oracle's scope, no duty",
+    # Sized lists and memory views are Python objects of the reference that the harness
+    # protocol does not carry; tests/reference checks them on the reference.
+    "PRJ-36": "a SizedItems is a Python object of the reference; "
+    "tests/reference/projection/test_sized.py checks every projector on it",
+    "PRJ-37": "the operations of the reference's SizedItems; tests/reference/projection/"
+    "test_sized.py checks them",
+    "MEM-22": "an optional operation of the Python binding; "
+    "tests/reference/memory/test_memory_views.py checks the reference memories",
+    "MEM-23": "an optional operation of the Python binding; "
+    "tests/reference/memory/test_memory_views.py checks the reference memories",
+    "MEM-24": "about the optional views of the Python binding; "
+    "tests/reference/memory/test_memory_views.py checks the reference memories",
+    "MEM-25": "how SqliteAgentMemory keeps its views fresh; "
+    "tests/reference/memory/test_memory_views.py checks it",
+    "RUN-16": "the reference runtime with a memory that has views, which the suite's scripted "
+    "memory has not; tests/reference/session/test_runtime_views.py checks it",
 }
 
 

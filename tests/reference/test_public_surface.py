@@ -28,6 +28,8 @@ from ctxpact.reference.compaction import (
 from ctxpact.reference.memory import InMemoryAgentMemory, SqliteAgentMemory
 from ctxpact.reference.projection import (
     DefaultContextProjector,
+    PairSafeContextProjector,
+    SizedItems,
     TypeAwareContextProjector,
     approx_chars,
     total_approx_chars,
@@ -126,6 +128,27 @@ def test_deep_items_are_projected_from_deep_in_the_stack(projector: ContextProje
     assert projection == projector.project(items, BUDGET)
     with pytest.raises(JsonLimitError, match=r"\$\.items\[1\]"):
         from_deep(lambda: projector.project(["a", nested(MAX_JSON_DEPTH + 1)], BUDGET))
+
+
+@pytest.mark.parametrize(
+    "projector", [*PROJECTORS, PairSafeContextProjector()], ids=lambda p: type(p).__name__
+)
+def test_deep_items_enter_a_sized_list_and_project_from_deep_in_the_stack(
+    projector: ContextProjector,
+) -> None:
+    # A SizedItems measures and reads each item when it enters: deep in the stack too.
+    deep = nested(MAX_JSON_DEPTH)
+    inner = nested(MAX_JSON_DEPTH - 3)  # the carrier and its part are three levels
+    carrier: JsonValue = {"role": "user", "content": [{"type": "tool_result", "content": inner}]}
+    items: list[JsonValue] = ["first", deep, carrier]
+    sized = from_deep(lambda: SizedItems(items))
+    reasoning = {"type": "reasoning", "id": nested(MAX_JSON_DEPTH - 1), "content": "x"}
+    user: JsonValue = {"role": "user", "content": "next"}
+    from_deep(lambda: sized.extend([reasoning, user]))  # the reasoning is trimmed, and kept
+    plain = projector.project([*items, reasoning, user], BUDGET)
+    assert from_deep(lambda: projector.project(sized, BUDGET)) == plain
+    with pytest.raises(JsonLimitError, match=r"\$\[5\]"):
+        from_deep(lambda: sized.append(nested(MAX_JSON_DEPTH + 1)))
 
 
 @pytest.mark.parametrize("projector", PROJECTORS, ids=lambda p: type(p).__name__)
@@ -235,6 +258,10 @@ def test_memories_read_back_the_deepest_items_from_deep_in_the_stack(
         from_deep(lambda memory=memory: memory.add_output_items([deep]))  # type: ignore[misc]  # the default binds the loop's value
         snapshot = from_deep(lambda memory=memory: memory.snapshot())  # type: ignore[misc]  # the default binds the loop's value
         assert snapshot.items == (deep,)
+        view = from_deep(lambda memory=memory: memory.prompt_view())  # type: ignore[misc]  # the default binds the loop's value
+        assert list(view) == [deep]
+        assert view.total_approx_chars == approx_chars(deep)
+        assert from_deep(lambda memory=memory: memory.snapshot_view()) == snapshot  # type: ignore[misc]  # the default binds the loop's value
 
 
 @pytest.fixture

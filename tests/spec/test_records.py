@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from ctxpact.spec import (
     SCHEMA_OF,
@@ -61,22 +64,52 @@ def test_budget_is_keyword_only_and_frozen() -> None:
         budget.max_items = 4  # type: ignore[misc]  # the point: records are frozen
 
 
+REPORT_FIELDS: dict[str, Any] = {
+    "source_item_count": 1,
+    "projected_item_count": 1,
+    "dropped_item_count": 0,
+    "source_approx_chars": 1,
+    "projected_approx_chars": 1,
+    "item_limit_applied": False,
+    "character_limit_applied": False,
+}
+
+
 def test_report_rejects_negative_counts_and_bad_indices() -> None:
-    fields: dict[str, Any] = {
-        "source_item_count": 1,
-        "projected_item_count": 1,
-        "dropped_item_count": 0,
-        "source_approx_chars": 1,
-        "projected_approx_chars": 1,
-        "item_limit_applied": False,
-        "character_limit_applied": False,
-    }
+    fields = REPORT_FIELDS
     with pytest.raises(InvalidValueError, match="dropped_item_count"):
         ContextReport(**{**fields, "dropped_item_count": -2})
     with pytest.raises(InvalidValueError, match=r"dropped_indices\[1\]"):
         ContextReport(**fields, dropped_indices=[0, -1])
     with pytest.raises(InvalidValueError, match=r"notes\[0\]"):
         ContextReport(**fields, notes=[3])  # type: ignore[list-item]  # the point
+
+
+@pytest.mark.parametrize(
+    ("indices", "bad"),
+    [((0, True), 1), ((2, 1.0), 1), ((-5, 3), 0), (("0",), 0), ((*range(10_000), -1), 10_000)],
+    ids=["bool", "float", "negative", "text", "last-of-many"],
+)
+def test_report_indices_name_the_first_bad_one(indices: tuple[Any, ...], bad: int) -> None:
+    # The validator checks plain ints at C speed; whatever fails that is named exactly.
+    with pytest.raises(InvalidValueError, match=rf"cleared_indices\[{bad}\]"):
+        ContextReport(**REPORT_FIELDS, cleared_indices=indices)
+
+
+class Position(int):
+    """An int subclass: not the common case, still a non-negative integer."""
+
+
+def test_report_indices_take_any_non_negative_int() -> None:
+    report = ContextReport(**REPORT_FIELDS, dropped_indices=(Position(3), 4), cleared_indices=())
+    assert report.dropped_indices == (3, 4)
+    assert ContextReport(**REPORT_FIELDS, dropped_indices=range(5)).dropped_indices == (
+        0,
+        1,
+        2,
+        3,
+        4,
+    )
 
 
 def test_sequences_become_tuples() -> None:
@@ -223,3 +256,79 @@ def test_violations_come_in_document_order() -> None:
 def test_the_record_to_schema_map_is_read_only() -> None:
     with pytest.raises(TypeError):
         SCHEMA_OF[dict] = "x"  # type: ignore[index]  # the point
+
+
+@st.composite
+def kept_positions(draw: st.DrawFn) -> tuple[int, Sequence[int], list[int]]:
+    count = draw(st.integers(0, 30))
+    kept: Sequence[int] = sorted(draw(st.sets(st.integers(0, max(0, count - 1)), max_size=count)))
+    if count and draw(st.booleans()):
+        start = draw(st.integers(0, count))
+        kept = range(start, draw(st.integers(start, count)), draw(st.integers(1, 3)))
+    cleared = [p for p in kept if draw(st.booleans())]
+    return count, kept, cleared
+
+
+@given(kept_positions())
+@example((0, [], []))
+@example((5, range(5), [0, 4]))
+@example((5, range(1, 5, 2), [3]))
+@example((5, range(2, 2), []))
+@example((10_000, [0, 9_999], [9_999]))
+def test_a_report_of_kept_positions_is_the_report_with_their_complement(
+    case: tuple[int, Sequence[int], list[int]],
+) -> None:
+    count, kept, cleared = case
+    report = ContextReport.of_positions(
+        source_item_count=count,
+        kept=kept,
+        cleared=cleared,
+        source_approx_chars=7,
+        projected_approx_chars=3,
+        item_limit_applied=len(kept) < count,
+        character_limit_applied=False,
+        notes=["maxItems applied: 1"],
+    )
+    assert report == ContextReport(
+        source_item_count=count,
+        projected_item_count=len(kept),
+        dropped_item_count=count - len(kept),
+        source_approx_chars=7,
+        projected_approx_chars=3,
+        item_limit_applied=len(kept) < count,
+        character_limit_applied=False,
+        notes=("maxItems applied: 1",),
+        dropped_indices=tuple(p for p in range(count) if p not in set(kept)),
+        cleared_indices=tuple(cleared),
+    )
+    assert type(report.dropped_indices) is tuple
+
+
+@pytest.mark.parametrize(
+    ("count", "kept", "cleared", "field"),
+    [
+        (-1, [], [], "source_item_count"),
+        (True, [], [], "source_item_count"),
+        (3, [1, 0], [], r"kept\[1\]"),
+        (3, [0, 0], [], r"kept\[1\]"),
+        (3, [3], [], r"kept\[0\]"),
+        (3, [False], [], r"kept\[0\]"),
+        (3, range(2, -1, -1), [], r"kept\[1\]"),
+        (3, range(4), [], r"kept\[3\]"),
+        (3, [0, 2], [1], r"cleared\[0\]"),
+        (3, [0, 2], [2, 0], r"cleared\[1\]"),
+    ],
+)
+def test_a_report_of_kept_positions_refuses_positions_that_are_not(
+    count: Any, kept: Sequence[int], cleared: list[int], field: str
+) -> None:
+    with pytest.raises(InvalidValueError, match=field):
+        ContextReport.of_positions(
+            source_item_count=count,
+            kept=kept,
+            cleared=cleared,
+            source_approx_chars=0,
+            projected_approx_chars=0,
+            item_limit_applied=False,
+            character_limit_applied=False,
+        )

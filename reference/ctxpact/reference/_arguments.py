@@ -59,6 +59,17 @@ def projection_arguments(
 
     """
     operation = f"{owner}.project"
+    budget = checked_budget(operation, budget)
+    return checked_items(operation, items, path="$.items", none_is_empty=True), budget
+
+
+def checked_budget(operation: str, budget: object) -> ContextBudget | None:
+    """*budget*, checked to be a :class:`~ctxpact.spec.ContextBudget` or ``None`` (JSON-18).
+
+    Raises:
+        ArgumentTypeError: otherwise.
+
+    """
     if budget is not None and not isinstance(budget, ContextBudget):
         raise ArgumentTypeError(
             operation=operation,
@@ -66,7 +77,7 @@ def projection_arguments(
             expected="a ContextBudget or None",
             actual=budget,
         )
-    return checked_items(operation, items, path="$.items", none_is_empty=True), budget
+    return budget
 
 
 def checked_snapshot(operation: str, snapshot: object) -> MemorySnapshot:

@@ -198,8 +198,13 @@ def _is_function_call(item: JsonValue) -> bool:
     return isinstance(item, dict) and item.get("type") == FUNCTION_CALL
 
 
-def _joins_next(item: JsonObject, following: JsonValue) -> bool:
-    """PAIR-3 (b) and (c): a call run, or reasoning with the output it produced."""
+def joins_next(item: JsonValue, following: JsonValue) -> bool:
+    """Whether a position holding *item* and the next one, holding *following*, are linked.
+
+    PAIR-3 (b) and (c): two ``function_call`` items in a row (the parallel calls of one
+    Responses step), or a reasoning item followed by a ``function_call`` item or an
+    assistant message (the output it produced). Any other pair of neighbours is not linked.
+    """
     if _is_function_call(following):
         return _is_function_call(item) or is_reasoning(item)
     return (
@@ -310,7 +315,7 @@ def pairing(items: Sequence[JsonValue]) -> Pairing:
             declared.append((position, call_ref))
             if call_ref.call_id is not None:
                 latest[call_ref.call_id] = position
-        if position + 1 < count and _joins_next(item, items[position + 1]):
+        if position + 1 < count and joins_next(item, items[position + 1]):
             units.join(position, position + 1)
     call_links = tuple(
         CallLink(
@@ -341,6 +346,7 @@ __all__ = [
     "is_result_item",
     "is_user_input",
     "is_user_item",
+    "joins_next",
     "pairing",
     "tool_calls",
     "tool_results",

@@ -7,7 +7,8 @@ record is built, so a record never holds a value its field does not allow.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from itertools import chain, pairwise
 from typing import Any, cast
 
 from attrs import Attribute, field, frozen
@@ -98,11 +99,18 @@ def _texts(instance: object, attribute: Attribute[Any], value: tuple[object, ...
             )
 
 
+_INT = frozenset({int})
+
+
 def _indices(instance: object, attribute: Attribute[Any], value: object) -> None:
     if value is None:
         return
     _a_sequence(instance, attribute, value)
     assert isinstance(value, tuple)  # noqa: S101 - the converter guarantees it
+    # A report lists a position of every item it dropped: check the common case, plain
+    # non-negative ints, at C speed; only a tuple that fails it is walked to name the culprit.
+    if not value or (set(map(type, value)) <= _INT and min(value) >= 0):
+        return
     for index, member in enumerate(value):
         if isinstance(member, bool) or not isinstance(member, int) or member < 0:
             raise InvalidValueError(
@@ -214,6 +222,100 @@ class ContextReport:
     cleared_indices: tuple[int, ...] | None = field(
         default=None, converter=_optional_indices, validator=_indices
     )
+
+    @classmethod
+    def of_positions(  # noqa: PLR0913 - the record's fields, by name
+        cls,
+        *,
+        source_item_count: int,
+        kept: Sequence[int],
+        cleared: Sequence[int] = (),
+        source_approx_chars: int,
+        projected_approx_chars: int,
+        item_limit_applied: bool,
+        character_limit_applied: bool,
+        notes: Iterable[str] = (),
+    ) -> ContextReport:
+        """The report of a projection that kept the source positions *kept*, with exact indices.
+
+        *kept* are the ascending positions of the represented items (PRJ-7), *cleared* the
+        ones among them that are replacements (RPT-7). The counts follow from them, and
+        ``dropped_indices`` is built here as the positions *kept* leaves out: made from
+        checked positions, it needs no check of its own, which matters because a projection
+        of a long memory drops far more items than it keeps.
+
+        Raises:
+            InvalidValueError: for a field the record refuses, or *kept* and *cleared* that
+                are not ascending positions below *source_item_count*, *cleared* among *kept*.
+
+        """
+        if (
+            isinstance(source_item_count, bool)
+            or not isinstance(source_item_count, int)
+            or source_item_count < 0
+        ):
+            raise InvalidValueError(
+                record=cls.__name__,
+                field="source_item_count",
+                expected="a non-negative integer",
+                actual=source_item_count,
+            )
+        _check_positions(cls.__name__, "kept", kept, below=source_item_count)
+        _check_positions(cls.__name__, "cleared", cleared, below=source_item_count)
+        members = kept if isinstance(kept, range) else frozenset(kept)
+        outside = next((index for index, p in enumerate(cleared) if p not in members), None)
+        if outside is not None:
+            raise InvalidValueError(
+                record=cls.__name__,
+                field=f"cleared[{outside}]",
+                expected="a kept position",
+                actual=cleared[outside],
+            )
+        report = cls(
+            source_item_count=source_item_count,
+            projected_item_count=len(kept),
+            dropped_item_count=source_item_count - len(kept),
+            source_approx_chars=source_approx_chars,
+            projected_approx_chars=projected_approx_chars,
+            item_limit_applied=item_limit_applied,
+            character_limit_applied=character_limit_applied,
+            notes=tuple(notes),
+            dropped_indices=(),
+            cleared_indices=cleared,
+        )
+        # attrs' own way of setting a field of a frozen instance; the value is valid as built.
+        object.__setattr__(report, "dropped_indices", _left_out(kept, source_item_count))
+        return report
+
+
+def _check_positions(record: str, name: str, positions: Sequence[int], *, below: int) -> None:
+    """Check that *positions* are ascending ints (not bools) below *below*; name a bad one."""
+    if isinstance(positions, range):
+        if positions.step > 0 and (not positions or (positions[0] >= 0 and positions[-1] < below)):
+            return
+        positions = tuple(positions)
+    previous = -1
+    for index, position in enumerate(positions):
+        if (
+            isinstance(position, bool)
+            or not isinstance(position, int)
+            or not previous < position < below
+        ):
+            raise InvalidValueError(
+                record=record,
+                field=f"{name}[{index}]",
+                expected=f"an ascending position below {below}",
+                actual=position,
+            )
+        previous = position
+
+
+def _left_out(kept: Sequence[int], count: int) -> tuple[int, ...]:
+    """The positions of ``range(count)`` that the ascending positions *kept* leave out."""
+    if isinstance(kept, range) and kept.step == 1:
+        return (*range(kept.start), *range(kept.stop, count)) if kept else tuple(range(count))
+    bounds = [-1, *kept, count]
+    return tuple(chain.from_iterable(range(low + 1, high) for low, high in pairwise(bounds)))
 
 
 @frozen(kw_only=True)

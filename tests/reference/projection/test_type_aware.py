@@ -28,7 +28,10 @@ from ctxpact.reference.projection import (
 )
 from ctxpact.reference.projection._tiers import (
     PLACEHOLDER_FLOOR,
+    PlannedTier1,
+    PlannedTier2,
     TierReplacements,
+    ToolNames,
     plan_tier1,
     plan_tier2,
 )
@@ -990,10 +993,19 @@ def test_a_new_item_that_fits_exactly_is_kept(old: JsonObject) -> None:
 def test_the_size_bound_of_a_new_item_holds(items: list[JsonValue]) -> None:
     tier1_positions = plan_tier1(items, 0)
     tier2_positions = plan_tier2(items)
-    replacements = TierReplacements(items, tier1=tier1_positions, tier2=tier2_positions)
+    replacements = TierReplacements(
+        items,
+        tier1=PlannedTier1(tier1_positions),
+        tier2=PlannedTier2(tier2_positions),
+        names=ToolNames(items),
+    )
+    floors = replacements.floors()
+    assert floors.keys() == {*tier1_positions, *tier2_positions}
     for position in [*tier1_positions, *tier2_positions]:
         assert position in replacements
-        assert replacements.floor(position) <= approx_chars(replacements.build(position))
+        exact = approx_chars(replacements.build(position))
+        assert floors[position] == replacements.floor(position) <= exact
+        assert replacements.size(position) == exact
     assert (
         approx_chars({"type": "function_call_output", "output": "[tool result cleared]"})
         == PLACEHOLDER_FLOOR

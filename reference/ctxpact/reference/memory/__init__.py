@@ -3,7 +3,9 @@
 Both memories behave identically, call for call (MEM-1 .. MEM-14): ``add_user_input`` ignores
 ``None`` and turns a string into a user message; every add may be followed by a compressor;
 ``get_items`` puts a non-blank summary first as a system message; ``snapshot`` and
-``restore`` carry raw items and the summary, and restore keeps the summary.
+``restore`` carry raw items and the summary, and restore keeps the summary. Both also share
+read-only views of their state with the runtime (:class:`MemoryViews`): ``prompt_view`` and
+``snapshot_view`` copy nothing.
 """
 
 from ctxpact.reference.memory._errors import (
@@ -27,6 +29,7 @@ from ctxpact.reference.memory._sqlite import (
     SqliteAgentMemory,
 )
 from ctxpact.reference.memory._sqlite_support import DEFAULT_BUSY_TIMEOUT, TABLE_NAME_PATTERN
+from ctxpact.reference.memory._state import MemoryViews
 
 __all__ = [
     "BAD_COMPRESSOR_RESULT",
@@ -41,6 +44,7 @@ __all__ = [
     "CompressorResultError",
     "CorruptMemoryError",
     "InMemoryAgentMemory",
+    "MemoryViews",
     "OpenTransactionError",
     "SqliteAgentMemory",
     "SqliteBusyError",

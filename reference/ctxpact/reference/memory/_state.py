@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Sequence
-from typing import cast
+from typing import Protocol, cast, runtime_checkable
 
 from ctxpact.reference._items import function_call_output, is_blank, system_message, user_message
 from ctxpact.reference.memory._errors import CompressorResultError
+from ctxpact.reference.projection import SizedItems, SizedItemsView
+from ctxpact.reference.projection._sized import extend_with_copies, sized_copies
 from ctxpact.spec import (
     ArgumentTypeError,
     InvalidValueError,
@@ -183,3 +185,49 @@ class MemoryWrites(abc.ABC):
     @abc.abstractmethod
     def _append(self, new_items: list[JsonValue]) -> None:
         """Store *new_items* after the current items, with the compression, atomically."""
+
+
+@runtime_checkable
+class MemoryViews(Protocol):
+    """A memory that shares read-only views of its state instead of copies (MEM-22 .. MEM-25).
+
+    The reference memories have both operations; a runtime that finds them uses them at every
+    step in place of ``get_items()`` and ``snapshot()`` (RUN-16). A third-party memory may
+    offer them too.
+    """
+
+    def prompt_view(self) -> Sequence[JsonValue]:
+        """What ``get_items()`` returns, shared and read-only, not copied (MEM-22)."""
+        ...
+
+    def snapshot_view(self) -> MemorySnapshot:
+        """What ``snapshot()`` returns, its items shared and read-only (MEM-23)."""
+        ...
+
+
+class PromptList:
+    """The prompt list of a memory (MEM-7) as a ``SizedItems``: built once, then only extended.
+
+    It holds the memory's own items (checked copies, MEM-12, JSON-17), so nothing is checked,
+    copied or measured twice: it is built when a view is first asked for and extended with
+    every append, so a view costs nothing and a projection of it reads the sizes it keeps
+    (MEM-22, PRJ-36). Anything but an append replaces it with a new one: a view handed out
+    earlier keeps what it saw (MEM-24).
+    """
+
+    __slots__ = ("_sized",)
+
+    def __init__(self) -> None:
+        self._sized: SizedItems | None = None
+
+    def appended(self, new_items: list[JsonValue]) -> None:
+        """The memory appended *new_items* (its own checked copies) to its raw items."""
+        if self._sized is not None:
+            extend_with_copies(self._sized, new_items)
+
+    def view(self, items: Sequence[JsonValue], summary: str | None) -> SizedItemsView:
+        """The prompt list of raw *items* and *summary*, as a read-only view."""
+        if self._sized is None:
+            head = [] if is_blank(summary) else [system_message(summary)]
+            self._sized = sized_copies([*head, *items])
+        return self._sized.view()

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from attrs import frozen
 
-from ctxpact.reference._arguments import projection_arguments
+from ctxpact.reference.projection._sized import projection_source
 from ctxpact.reference.projection._stages import project_items
 from ctxpact.spec import ContextBudget, ContextProjection, JsonValue
 
@@ -42,5 +42,5 @@ class DefaultContextProjector:
                 or is beyond the limits of JSON-17.
 
         """
-        items, budget = projection_arguments(type(self).__name__, items, budget)
-        return project_items(items, budget)
+        source, budget = projection_source(type(self).__name__, items, budget)
+        return project_items(source, budget)

@@ -7,96 +7,131 @@ units whole is what keeps every tool result with its call.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from attrs import frozen
 
-from ctxpact.reference._arguments import projection_arguments
 from ctxpact.reference.projection._constants import (
     MAX_APPROX_CHARS_NOTE,
     MAX_ITEMS_NOTE,
     NEWEST_UNIT_DROPPED_NOTE,
 )
+from ctxpact.reference.projection._sized import projection_source
+from ctxpact.reference.projection._source import Units
 from ctxpact.reference.projection._stages import Tiered
 from ctxpact.reference.projection._tiers import plan_tiers
-from ctxpact.spec import ContextBudget, ContextProjection, JsonValue, pairing
+from ctxpact.spec import ContextBudget, ContextProjection, JsonValue
 
 
-@frozen(kw_only=True)
-class _Units:
-    """The units of a list: each one's positions (ascending), in list and recency order."""
+class _Order:
+    """The units of a source list in the two orders of PRJ-31, read by walking positions.
 
-    members: tuple[tuple[int, ...], ...]  # in list order: by smallest position
-    pinned: tuple[bool, ...]  # per unit in list order: does it hold a pinned position?
-    newest: int  # the index (in list order) of the unit of the last position
+    Walking up from position 0, a unit is met first at its smallest position (list order);
+    walking down from the last position, at its greatest (recency order). The stages walk
+    only as far as they need, so a long list costs the positions they look at.
+    """
 
-    @classmethod
-    def of(cls, items: Sequence[JsonValue], pinned: int) -> _Units:
-        groups: dict[int, list[int]] = {}
-        for position, unit in enumerate(pairing(items).unit_of):
-            groups.setdefault(unit, []).append(position)
-        members = tuple(tuple(positions) for positions in groups.values())
-        # A unit's key is its smallest position, so it is pinned when that is below the pin.
-        flags = tuple(positions[0] < pinned for positions in members)
-        newest = max(range(len(members)), key=lambda u: members[u][-1]) if members else -1
-        return cls(members=members, pinned=flags, newest=newest)
+    def __init__(self, units: Units, count: int, pinned: int) -> None:
+        self.units = units
+        self.count = count
+        self.pin = min(pinned, count)
 
-    def recency(self, chosen: Sequence[int]) -> list[int]:
-        """*chosen* unit indices, the newest (by greatest position) first."""
-        return sorted(chosen, key=lambda unit: self.members[unit][-1], reverse=True)
+    def size(self, unit: int) -> int:
+        """The item count of *unit*."""
+        return len(self.units.members(unit))
+
+    def is_pinned(self, unit: int) -> bool:
+        """Whether *unit* holds one of the pinned positions (PAIR-6)."""
+        return self.units.first(unit) < self.pin
+
+    def pinned_units(self) -> list[int]:
+        """The pinned units, in list order."""
+        unit_of = self.units.unit_of
+        found: list[int] = []
+        seen: set[int] = set()
+        for position in range(self.pin):
+            unit = unit_of(position)
+            if unit not in seen:
+                seen.add(unit)
+                found.append(unit)
+        return found
+
+    def recent_units(self) -> Iterator[int]:
+        """The units that are not pinned, in recency order, the newest first."""
+        unit_of = self.units.unit_of
+        seen: set[int] = set()
+        for position in range(self.count - 1, self.pin - 1, -1):
+            unit = unit_of(position)
+            if unit not in seen:
+                seen.add(unit)
+                if not self.is_pinned(unit):
+                    yield unit
 
 
 @frozen(kw_only=True)
 class _ItemStage:
-    kept: list[int]  # unit indices
+    prefix: list[int]  # the pinned units taken, in list order
+    tail: list[int]  # the other units taken, in recency order
     applied: bool
     newest_dropped: bool  # dropped for want of room, where one item would have fit
 
 
-def _item_stage(units: _Units, count: int, max_items: int) -> _ItemStage:
-    """PRJ-32: pinned units in list order, then the others by recency, each while it fits."""
-    everything = list(range(len(units.members)))
-    if count <= max_items:
-        return _ItemStage(kept=everything, applied=False, newest_dropped=False)
+def _item_stage(order: _Order, max_items: int) -> _ItemStage | None:
+    """PRJ-32: pinned units in list order, then the others by recency, each while it fits.
+
+    ``None`` when the list fits and the stage keeps everything.
+    """
+    if order.count <= max_items:
+        return None
     if max_items == 0:
-        return _ItemStage(kept=[], applied=True, newest_dropped=False)
+        return _ItemStage(prefix=[], tail=[], applied=True, newest_dropped=False)
     left = max_items
-    kept: list[int] = []
-    for unit in everything:
-        if units.pinned[unit] and len(units.members[unit]) <= left:
-            kept.append(unit)
-            left -= len(units.members[unit])
+    prefix: list[int] = []
+    for unit in order.pinned_units():
+        if order.size(unit) <= left:
+            prefix.append(unit)
+            left -= order.size(unit)
     room_after_prefix = left
-    others = [unit for unit in everything if not units.pinned[unit]]
-    for unit in units.recency(others):
-        if len(units.members[unit]) <= left:
-            kept.append(unit)
-            left -= len(units.members[unit])
-    newest = units.newest
-    newest_dropped = not units.pinned[newest] and newest not in kept and room_after_prefix >= 1
-    return _ItemStage(kept=kept, applied=True, newest_dropped=newest_dropped)
+    tail: list[int] = []
+    for unit in order.recent_units():
+        if left == 0:
+            break  # every unit holds an item: none fits any more
+        if order.size(unit) <= left:
+            tail.append(unit)
+            left -= order.size(unit)
+    newest = order.units.unit_of(order.count - 1)
+    newest_dropped = (
+        not order.is_pinned(newest)
+        and room_after_prefix >= 1
+        and order.size(newest) > room_after_prefix
+    )
+    return _ItemStage(prefix=prefix, tail=tail, applied=True, newest_dropped=newest_dropped)
 
 
 def _char_stage(
-    units: _Units, kept: Sequence[int], tiered: Tiered, max_chars: int
+    order: _Order, prefix: Sequence[int], tail: Sequence[int], tiered: Tiered, max_chars: int
 ) -> list[int] | None:
-    """PRJ-33: the units kept under the character limit, or ``None`` when all of them are."""
+    """PRJ-33: the units kept under the character limit, or ``None`` when all of them are.
+
+    *prefix* are the pinned units it receives, in list order, and *tail* the others, in
+    recency order.
+    """
+    members = order.units.members
+    tiered.prepare([position for unit in (*prefix, *tail) for position in members(unit)])
 
     def floor(unit: int) -> int:
-        return sum(map(tiered.floor, units.members[unit]))
+        return sum(map(tiered.floor, members(unit)))
 
     def size(unit: int) -> int:
-        return sum(map(tiered.size, units.members[unit]))
+        return sum(map(tiered.size, members(unit)))
 
-    if sum(map(floor, kept)) <= max_chars and sum(map(size, kept)) <= max_chars:
+    received = [*prefix, *tail]
+    if sum(map(floor, received)) <= max_chars and sum(map(size, received)) <= max_chars:
         return None
     if max_chars == 0:
         return []
     used = 0
     taken: list[int] = []
-    in_list_order = sorted(kept)
-    prefix = [unit for unit in in_list_order if units.pinned[unit]]
-    tail = units.recency([unit for unit in in_list_order if not units.pinned[unit]])
     for pass_units in (prefix, tail):
         first = True
         for unit in pass_units:
@@ -107,7 +142,7 @@ def _char_stage(
             elif used + floor(unit) <= max_chars and used + (bulk := size(unit)) <= max_chars:
                 used += bulk
                 taken.append(unit)
-    return taken if len(taken) < len(kept) else None
+    return taken if len(taken) < len(received) else None
 
 
 @frozen(kw_only=True)
@@ -140,10 +175,10 @@ class PairSafeContextProjector:
         self, items: Sequence[JsonValue], budget: ContextBudget | None
     ) -> ContextProjection:
         """Project *items* under *budget*."""
-        items, budget = projection_arguments(type(self).__name__, items, budget)
-        notes, replacements = plan_tiers(items, budget) if self.tiers else ((), None)
-        tiered = Tiered.of(items, replacements)
-        count = len(items)
+        source, budget = projection_source(type(self).__name__, items, budget)
+        notes, replacements = plan_tiers(source, budget) if self.tiers else ((), None)
+        tiered = Tiered(source, replacements)
+        count = source.count
         all_notes = list(notes)
         if budget is None or (budget.max_items is None and budget.max_approx_chars is None):
             return tiered.projection(
@@ -152,30 +187,41 @@ class PairSafeContextProjector:
                 item_limit_applied=False,
                 character_limit_applied=False,
             )
-        units = _Units.of(items, budget.pinned_prefix_items)
-        kept = list(range(len(units.members)))
+        order = _Order(source.units(), count, budget.pinned_prefix_items)
+        prefix: list[int] | None = None  # None: every unit, not listed yet
+        tail: list[int] = []
         item_limit_applied = character_limit_applied = False
         if budget.max_items is not None:
-            stage = _item_stage(units, count, budget.max_items)
-            kept = stage.kept
-            if stage.applied:
+            stage = _item_stage(order, budget.max_items)
+            if stage is not None:
+                prefix, tail = stage.prefix, stage.tail
                 item_limit_applied = True
                 all_notes.append(MAX_ITEMS_NOTE.format(max_items=budget.max_items))
                 if stage.newest_dropped:
+                    newest = order.size(order.units.unit_of(count - 1))
                     all_notes.append(
-                        NEWEST_UNIT_DROPPED_NOTE.format(
-                            items=len(units.members[units.newest]), max_items=budget.max_items
-                        )
+                        NEWEST_UNIT_DROPPED_NOTE.format(items=newest, max_items=budget.max_items)
                     )
         if budget.max_approx_chars is not None:
-            chosen = _char_stage(units, kept, tiered, budget.max_approx_chars)
+            if prefix is None:  # every unit: every position's lower bound, read at once
+                prefix, tail = order.pinned_units(), list(order.recent_units())
+                tiered.whole_floors()
+            chosen = _char_stage(order, prefix, tail, tiered, budget.max_approx_chars)
             if chosen is not None:
-                kept = chosen
+                prefix, tail = chosen, []
                 character_limit_applied = True
                 all_notes.append(
                     MAX_APPROX_CHARS_NOTE.format(max_approx_chars=budget.max_approx_chars)
                 )
-        positions = sorted(position for unit in kept for position in units.members[unit])
+        if prefix is None:
+            return tiered.projection(
+                range(count),
+                notes=all_notes,
+                item_limit_applied=False,
+                character_limit_applied=False,
+            )
+        members = order.units.members
+        positions = sorted(position for unit in (*prefix, *tail) for position in members(unit))
         return tiered.projection(
             positions,
             notes=all_notes,

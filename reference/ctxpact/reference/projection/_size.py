@@ -6,15 +6,40 @@ DIF-1: ai4j measured Java's ``toString`` forms: those are not portable.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from json.encoder import encode_basestring
 
 from ctxpact.reference._arguments import checked_items
 from ctxpact.spec import JsonValue, SchemaValidationError, check_json, encode_json
 
-# The same text as ctxpact.spec.compact_json (a test checks it), built once: json.dumps with
-# non-default arguments builds a new encoder on every call, and a projection sizes every item.
-_ENCODE = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
 _ROOT = "$"
+
+
+def _refuse(value: object) -> object:
+    # The writer's hook for a value that is not JSON: checked items never reach it.
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def _compact_writer() -> Callable[[JsonValue], str]:
+    """The compact JSON text of a value (ctxpact.spec.compact_json's text, a test checks it).
+
+    A projection sizes every item, so the C writer is called directly: ``JSONEncoder.encode``
+    builds a new one on every call, and a circularity check is not needed for items that
+    passed :func:`ctxpact.spec.check_items` (a cycle is deeper than any limit).
+    """
+    try:
+        from _json import make_encoder  # noqa: PLC0415 - absent on some interpreters
+    except ImportError:  # pragma: no cover - CPython has the C writer
+        return json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode
+    write = make_encoder(None, _refuse, encode_basestring, None, ":", ",", False, False, False)  # noqa: FBT003 - positional only
+
+    def encode(value: JsonValue) -> str:
+        return "".join(write(value, 0))
+
+    return encode
+
+
+_ENCODE = _compact_writer()
 
 
 def approx_chars(item: JsonValue) -> int:
@@ -56,10 +81,11 @@ def item_sizes(items: Sequence[JsonValue], *, path: str) -> list[int]:
     The items are expected to be checked already (:func:`ctxpact.spec.check_items`); an
     unchecked one that is not JSON is still refused, by the JSON writer.
     """
+    encode = _ENCODE
     try:
         # Inlined _size: this comprehension is the dominant cost of a projection.
         return [
-            len(item) if isinstance(item, str) else 0 if item is None else len(_ENCODE(item))
+            len(item) if isinstance(item, str) else 0 if item is None else len(encode(item))
             for item in items
         ]
     except RecursionError:
@@ -69,6 +95,20 @@ def item_sizes(items: Sequence[JsonValue], *, path: str) -> list[int]:
         for index, item in enumerate(items):
             check_json(item, f"{path}[{index}]")
         raise SchemaValidationError.single(path, f"Expected JSON items: {error}") from error
+
+
+def json_length(value: JsonValue) -> int:
+    """The number of code points of *value*'s compact JSON text (JSON-6), strings quoted.
+
+    Unlike :func:`approx_chars`, a string counts its quotes and escapes and ``None`` counts
+    4: this is the length a value adds as a member or an element of a larger value.
+    """
+    if isinstance(value, str):
+        return len(encode_basestring(value))
+    try:
+        return len(_ENCODE(value))
+    except RecursionError:
+        return len(encode_json(value))
 
 
 def _size(item: JsonValue) -> int:

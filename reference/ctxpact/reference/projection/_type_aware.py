@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from attrs import frozen
 
-from ctxpact.reference._arguments import projection_arguments
+from ctxpact.reference.projection._sized import projection_source
 from ctxpact.reference.projection._stages import project_items
 from ctxpact.reference.projection._tiers import plan_tiers
 from ctxpact.spec import ContextBudget, ContextProjection, JsonValue
@@ -48,6 +48,6 @@ class TypeAwareContextProjector:
         self, items: Sequence[JsonValue], budget: ContextBudget | None
     ) -> ContextProjection:
         """Project *items* under *budget*."""
-        items, budget = projection_arguments(type(self).__name__, items, budget)
-        notes, replacements = plan_tiers(items, budget)
-        return project_items(items, budget, tier_notes=notes, replacements=replacements)
+        source, budget = projection_source(type(self).__name__, items, budget)
+        notes, replacements = plan_tiers(source, budget)
+        return project_items(source, budget, tier_notes=notes, replacements=replacements)

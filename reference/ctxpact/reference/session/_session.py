@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from attrs import evolve
 
+from ctxpact.reference.memory import MemoryViews
 from ctxpact.reference.session._copies import detached_result, detached_snapshot
 from ctxpact.reference.session._errors import MaxStepsExceededError, NoSessionStoreError
 from ctxpact.reference.session._events import (
@@ -85,14 +87,18 @@ def _checked_model_result(result: object) -> ModelResult:
 class AgentSession:
     """One conversation: a session id, a memory, and the agent that drives it.
 
-    Implements SES-3 .. SES-6 and RUN-1 .. RUN-15. Built by :meth:`Agent.new_session` and
-    :meth:`Agent.resume_session`.
+    Implements SES-3 .. SES-6, RUN-1 .. RUN-16. Built by :meth:`Agent.new_session` and
+    :meth:`Agent.resume_session`. A memory with :class:`~ctxpact.reference.memory.MemoryViews`
+    is read through its views at every step: the prompt is projected from ``prompt_view()``
+    and ``should_compact`` decides on ``snapshot_view()``, neither copied (RUN-16).
     """
 
     def __init__(self, *, agent: Agent, session_id: str, memory: AgentMemory) -> None:
         self._agent = agent
         self._session_id = session_id
         self._memory = memory
+        # RUN-16: a memory that shares read-only views is read through them at every step.
+        self._views = memory if isinstance(memory, MemoryViews) else None
         self._last_compact_result: CompactResult | None = None
         self._observers = Observers(
             session_id=session_id, listeners=agent.event_listeners, hooks=agent.lifecycle_hooks
@@ -187,14 +193,17 @@ class AgentSession:
         return detached_result(result)
 
     def _auto_compact(self, step: int) -> None:
-        # DIF-13: the whole attempt is fail-safe; only a failed rollback escapes. snapshot()
-        # is already an independent copy, so the policy may have it; the state to roll back
-        # to is taken only when there is a compaction to roll back.
+        # DIF-13: the whole attempt is fail-safe; only a failed rollback escapes. The policy
+        # decides on the memory's shared snapshot when it has one (it must not modify it,
+        # CMP-1, RUN-16), else on snapshot(), an independent copy; the state to roll back to
+        # is taken, as a copy, only when there is a compaction to roll back.
         policy = self._agent.compact_policy
         if policy is None:
             return
         try:
-            if not _checked_decision(policy.should_compact(self._memory.snapshot())):
+            views = self._views
+            decided = self._memory.snapshot() if views is None else views.snapshot_view()
+            if not _checked_decision(policy.should_compact(decided)):
                 return
             before = self._memory.snapshot()
             result = self._compact(policy, before, step, AUTO_COMPACT_MESSAGE)
@@ -297,13 +306,17 @@ class AgentSession:
 
     def _prompt(self, step: int) -> ModelPrompt:
         agent = self._agent
-        items = self._memory.get_items()
+        views = self._views
+        # RUN-16: the memory's shared view, read-only for the projector and the model client.
+        items: Sequence[JsonValue] = (
+            self._memory.get_items() if views is None else views.prompt_view()
+        )
         if agent.projector is not None:
             projection = agent.projector.project(items, agent.budget)
             self._observers.publish(
                 AgentEventType.MEMORY_COMPRESS, CONTEXT_PROJECTION_MESSAGE, step, projection.report
             )
-            items = list(projection.items)
+            items = projection.items
         return ModelPrompt(model=agent.model_name, system_prompt=agent.system_prompt, items=items)
 
     def _ask_model(self, prompt: ModelPrompt, step: int) -> ModelResult:
