@@ -137,7 +137,7 @@ class WithoutViews:
     def snapshot(self) -> MemorySnapshot:
         return self.inner.snapshot()
 
-    def restore(self, snapshot: MemorySnapshot) -> None:
+    def restore(self, snapshot: MemorySnapshot | None) -> None:
         self.inner.restore(snapshot)
 
 
