@@ -17,6 +17,10 @@ export interface ConformanceReport {
    * One record per check and implementation.
    */
   results: Result[];
+  /**
+   * The checks an interrupted run did not run (SUITE-9), in run order; empty for a complete run.
+   */
+  notRun?: NotRun[];
   footer: Footer;
 }
 /**
@@ -70,7 +74,7 @@ export interface Implementation {
   /**
    * What the implementation claims, which decides the checks that apply.
    */
-  claims: ('generic' | 'pair-integrity' | 'exact' | 'llm-summary')[];
+  claims: ('generic' | 'pair-integrity' | 'wire-valid' | 'exact' | 'llm-summary')[];
   /**
    * The language it is written in.
    */
@@ -116,6 +120,44 @@ export interface Result {
    * For a failure, the shrunk input that shows it, as JSON; null otherwise.
    */
   counterexample: unknown;
+  /**
+   * For a failure, the one clause that broke when the check knows it (one of clauses); null otherwise.
+   */
+  clause?: string | null;
+  /**
+   * For a failure, what the implementation returned beside what the clause expected, when the check says; null otherwise.
+   */
+  mismatch?: null | Mismatch;
+  /**
+   * For an exception the implementation raised or an interrupted example, its own frame as path:line in function: source; null otherwise.
+   */
+  location?: string | null;
+}
+/**
+ * What the implementation returned and what the broken clause expected, as JSON values.
+ */
+export interface Mismatch {
+  /**
+   * What the implementation returned (JSON).
+   */
+  returned: unknown;
+  /**
+   * What the clause expected (JSON).
+   */
+  expected: unknown;
+}
+/**
+ * One check an interrupted run did not run.
+ */
+export interface NotRun {
+  /**
+   * The name of the implementation.
+   */
+  implementation: string;
+  /**
+   * The check's stable id.
+   */
+  checkId: string;
 }
 /**
  * Totals over all results.
@@ -149,4 +191,8 @@ export interface Footer {
    * Seconds the whole run took.
    */
   duration: number;
+  /**
+   * Whether Ctrl-C stopped the run before every check ran (notRun lists the rest).
+   */
+  interrupted?: boolean;
 }

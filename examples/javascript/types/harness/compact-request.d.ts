@@ -41,6 +41,19 @@ export interface TargetOptions {
    * false for a projector that does not apply Tier-1 and Tier-2 (DefaultContextProjector); absent: true.
    */
   tiers?: boolean;
+  /**
+   * true for a projector whose exact algorithm is PairSafeContextProjector's (SPEC §5.5); absent: false.
+   */
+  pairSafe?: boolean;
+  /**
+   * The providers a wire-valid claim is made for (SPEC §1.6, WIRE-18); required with that claim.
+   *
+   * @minItems 1
+   */
+  providers?: [
+    'openai-responses' | 'openai-chat' | 'anthropic',
+    ...('openai-responses' | 'openai-chat' | 'anthropic')[]
+  ];
 }
 /**
  * A structured policy's budget.
