@@ -400,11 +400,11 @@ class RawSqliteErrors(SqliteAgentMemory):
 
 
 class SkipsCorruptRows(SqliteAgentMemory):
-    def _parse_row(self, kind: str, row: Any) -> JsonValue:
+    def _parse(self, stored: Any) -> MemorySnapshot:
         try:
-            return super()._parse_row(kind, row)
+            return super()._parse(stored)
         except ValueError:
-            return None
+            return MemorySnapshot()
 
 
 def _sqlite(cls: type[SqliteAgentMemory]) -> Callable[[], object]:

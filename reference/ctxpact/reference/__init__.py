@@ -5,9 +5,14 @@ public name of its four parts is here; the format constants (notes, placeholders
 prompt text, event messages) stay in the part that owns them:
 :mod:`ctxpact.reference.projection`, :mod:`ctxpact.reference.compaction`,
 :mod:`ctxpact.reference.memory` and :mod:`ctxpact.reference.session`.
+
+The PostgreSQL memory and store (:mod:`ctxpact.reference.postgres`, the extra
+``ctxpact[postgres]``) are here too, loaded on first use: importing this package never
+needs psycopg, and they stay out of ``__all__`` so that ``import *`` does not either.
 """
 
 import logging
+from typing import TYPE_CHECKING
 
 from ctxpact.reference._arguments import (
     checked_items,
@@ -15,6 +20,7 @@ from ctxpact.reference._arguments import (
     checked_text,
     projection_arguments,
 )
+from ctxpact.reference._extras import MissingExtraError
 from ctxpact.reference.compaction import (
     CompactPolicy,
     CompactPolicyMemoryCompressor,
@@ -107,6 +113,7 @@ __all__ = [
     "MemoryFactory",
     "MemoryRollbackError",
     "MemoryViews",
+    "MissingExtraError",
     "NoSessionStoreError",
     "OpenTransactionError",
     "PairSafeContextProjector",
@@ -142,3 +149,22 @@ __all__ = [
     "tool_name_words",
     "total_approx_chars",
 ]
+
+if TYPE_CHECKING:
+    from ctxpact.reference.postgres import PostgresAgentMemory as PostgresAgentMemory
+    from ctxpact.reference.postgres import PostgresBusyError as PostgresBusyError
+    from ctxpact.reference.postgres import PostgresError as PostgresError
+    from ctxpact.reference.postgres import PostgresSessionStore as PostgresSessionStore
+
+#: The names loaded from ctxpact.reference.postgres on first use (they need psycopg).
+_POSTGRES_NAMES = frozenset(
+    {"PostgresAgentMemory", "PostgresBusyError", "PostgresError", "PostgresSessionStore"}
+)
+
+
+def __getattr__(name: str) -> object:
+    if name in _POSTGRES_NAMES:
+        from ctxpact.reference import postgres  # noqa: PLC0415 - needs the extra: on first use
+
+        return getattr(postgres, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

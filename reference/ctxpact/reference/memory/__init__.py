@@ -22,12 +22,8 @@ from ctxpact.reference.memory._errors import (
     SqliteProgrammingError,
 )
 from ctxpact.reference.memory._in_memory import InMemoryAgentMemory
-from ctxpact.reference.memory._sqlite import (
-    DEFAULT_MEMORY_TABLE,
-    ITEM_KIND,
-    SUMMARY_KIND,
-    SqliteAgentMemory,
-)
+from ctxpact.reference.memory._rows import ITEM_KIND, SUMMARY_KIND
+from ctxpact.reference.memory._sqlite import DEFAULT_MEMORY_TABLE, SqliteAgentMemory
 from ctxpact.reference.memory._sqlite_support import DEFAULT_BUSY_TIMEOUT, TABLE_NAME_PATTERN
 from ctxpact.reference.memory._state import MemoryViews
 

@@ -15,7 +15,7 @@ CORRUPT_ROW = (
 BAD_COMPRESSOR_RESULT = "Expected a MemorySnapshot from the memory compressor but got {actual}"
 #: How a borrowed connection inside an open transaction is reported (MEM-17).
 OPEN_TRANSACTION = (
-    "Expected a sqlite3 connection with no open transaction but it is inside one; "
+    "Expected a {connection} with no open transaction but it is inside one; "
     "commit or roll back before using {owner}"
 )
 
@@ -111,12 +111,12 @@ class CompressorResultError(CtxpactError, TypeError):
 
 
 class OpenTransactionError(CtxpactError, RuntimeError):
-    """A borrowed sqlite3 connection is already inside a transaction.
+    """A borrowed connection (sqlite3's or psycopg's) is already inside a transaction.
 
     Each mutation must be its own transaction, so the memory or store refuses to join (and
     silently depend on) a transaction it does not control.
     """
 
-    def __init__(self, owner: str) -> None:
+    def __init__(self, owner: str, connection: str = "sqlite3 connection") -> None:
         self.owner = owner
-        super().__init__(OPEN_TRANSACTION.format(owner=owner))
+        super().__init__(OPEN_TRANSACTION.format(owner=owner, connection=connection))

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
-from typing import cast
-
-from attrs import frozen
 
 from ctxpact.reference.memory._errors import CorruptMemoryError
+from ctxpact.reference.memory._rows import (
+    ITEM_KIND,
+    SUMMARY_KIND,
+    Stored,
+    parsed_rows,
+    rewrite,
+    stored_rows,
+)
 from ctxpact.reference.memory._sqlite_support import (
     Database,
     SqliteTable,
@@ -26,22 +31,10 @@ from ctxpact.reference.memory._state import (
     prompt_items,
 )
 from ctxpact.reference.projection import SizedItemsView
-from ctxpact.spec import (
-    InvalidJsonError,
-    JsonValue,
-    MemoryCompressor,
-    MemorySnapshot,
-    SchemaValidationError,
-    check_items,
-    decode_json,
-)
+from ctxpact.spec import JsonValue, MemoryCompressor, MemorySnapshot, check_items
 
 #: The table a :class:`SqliteAgentMemory` uses unless told otherwise.
 DEFAULT_MEMORY_TABLE = "ctxpact_agent_memory"
-#: The ``kind`` of an item row; its ``position`` orders the items.
-ITEM_KIND = "item"
-#: The ``kind`` of the summary row (position 0; absent when the summary is ``None``).
-SUMMARY_KIND = "summary"
 
 _CREATE = """
 CREATE TABLE IF NOT EXISTS "{table}" (
@@ -52,18 +45,6 @@ CREATE TABLE IF NOT EXISTS "{table}" (
     PRIMARY KEY (session_id, kind, position)
 ) WITHOUT ROWID
 """
-
-
-@frozen(kw_only=True)
-class _Row:
-    position: int
-    text: str
-
-
-@frozen(kw_only=True)
-class _Stored:
-    items: tuple[_Row, ...]
-    summary: _Row | None
 
 
 # What tells a connection that its database changed since it last looked: another
@@ -328,36 +309,21 @@ class SqliteAgentMemory(SqliteTable, MemoryWrites):
             last_position=stored.items[-1].position if stored.items else -1,
         )
 
-    def _rewrite(self, stored: _Stored, texts: list[str], appended: int) -> None:
-        old = [row.text for row in stored.items]
-        # Keep the rows a compressor left alone (the common prefix); replace only the rest.
-        kept = 0
-        for row, text in zip(old, texts, strict=False):
-            if row != text:
-                break
-            kept += 1
-        # A compressor that drops the oldest items (a sliding window) leaves the old rows
-        # after a head as the start of the new list: delete the head, insert the new tail.
-        head = len(old) + appended - len(texts)
-        prefix_writes = len(old) - kept + len(texts) - kept
-        if 0 < head < len(old) and head + appended < prefix_writes:
-            survivors = len(old) - head
-            if old[head:] == texts[:survivors]:
-                self._connection.execute(
-                    f'DELETE FROM "{self._table}" '  # noqa: S608 - checked name
-                    "WHERE session_id = ? AND kind = ? AND position < ?",
-                    (self._session_id, ITEM_KIND, stored.items[head].position),
-                )
-                self._insert_items(stored.items[-1].position + 1, texts[survivors:])
-                return
-        if kept < len(stored.items):
+    def _rewrite(self, stored: Stored, texts: list[str], appended: int) -> None:
+        plan = rewrite(stored, texts, appended)
+        if plan.delete_before is not None:
+            self._connection.execute(
+                f'DELETE FROM "{self._table}" '  # noqa: S608 - checked name
+                "WHERE session_id = ? AND kind = ? AND position < ?",
+                (self._session_id, ITEM_KIND, plan.delete_before),
+            )
+        if plan.delete_from is not None:
             self._connection.execute(
                 f'DELETE FROM "{self._table}" '  # noqa: S608 - checked name
                 "WHERE session_id = ? AND kind = ? AND position >= ?",
-                (self._session_id, ITEM_KIND, stored.items[kept].position),
+                (self._session_id, ITEM_KIND, plan.delete_from),
             )
-        start = stored.items[kept - 1].position + 1 if kept else 0
-        self._insert_items(start, texts[kept:])
+        self._insert_items(plan.start, list(plan.texts))
 
     def _insert_items(self, start: int, texts: list[str]) -> None:
         self._connection.executemany(
@@ -390,50 +356,21 @@ class SqliteAgentMemory(SqliteTable, MemoryWrites):
         ).fetchone()
         return 0 if last is None else int(last) + 1
 
-    def _read_rows(self) -> _Stored:
+    def _read_rows(self) -> Stored:
         # One statement reads items and summary together: a consistent picture of the session.
         cursor = self._connection.execute(
             f'SELECT kind, position, entry_json FROM "{self._table}" '  # noqa: S608
             "WHERE session_id = ? ORDER BY kind, position",
             (self._session_id,),
         )
-        items: list[_Row] = []
-        summary: _Row | None = None
-        for kind, position, text in cursor.fetchall():
-            row = _Row(position=position, text=text)
-            if kind == ITEM_KIND:
-                items.append(row)
-            elif kind == SUMMARY_KIND and summary is None:
-                summary = row
-            else:
-                raise self._corrupt(kind, position, "a row of kind 'item' or 'summary'", kind)
-        return _Stored(items=tuple(items), summary=summary)
+        return stored_rows(cursor.fetchall(), self._corrupt)
 
     def _load(self, operation: str) -> MemorySnapshot:
         with self._sqlite(f"{operation} of session {self._session_id!r}"):
             return self._parse(self._read_rows())
 
-    def _parse(self, stored: _Stored) -> MemorySnapshot:
-        items = [self._parse_row(ITEM_KIND, row) for row in stored.items]
-        summary: str | None = None
-        if stored.summary is not None:
-            value = self._parse_row(SUMMARY_KIND, stored.summary)
-            if not isinstance(value, str):
-                raise self._corrupt(
-                    SUMMARY_KIND, stored.summary.position, "a JSON string", stored.summary.text
-                )
-            summary = value
-        return MemorySnapshot(items=tuple(items), summary=summary)
-
-    def _parse_row(self, kind: str, row: _Row) -> JsonValue:
-        if not isinstance(row.text, str):
-            raise self._corrupt(kind, row.position, "JSON text", row.text)
-        try:
-            # What this memory writes it can read back from any call depth (JSON-17).
-            value = decode_json(row.text)
-        except (InvalidJsonError, SchemaValidationError) as error:
-            raise self._corrupt(kind, row.position, "JSON text", row.text) from error
-        return cast("JsonValue", value)
+    def _parse(self, stored: Stored) -> MemorySnapshot:
+        return parsed_rows(stored, self._corrupt)
 
     def _corrupt(self, kind: str, position: object, expected: str, actual: object) -> Exception:
         return CorruptMemoryError(
