@@ -31,6 +31,8 @@ from ctxpact.spec import (
 
 #: The targets a trial can run against.
 KINDS = ("sqlite-memory", "sqlite-memory-windowed", "file-store", "sqlite-store")
+#: The targets kept on a PostgreSQL server: PATH is then a conninfo string.
+POSTGRES_KINDS = ("postgres-memory", "postgres-memory-windowed", "postgres-store")
 _SESSION_IDS = ("alpha", "Beta/2", "gamma gamma", "δ")
 _WINDOW = 6
 
@@ -127,8 +129,17 @@ def model_states(kind: str, seed: int, count: int) -> list[str]:
     return states
 
 
-def open_target(kind: str, path: Path) -> Any:
-    """The memory or store of *kind* kept at *path*."""
+def open_target(kind: str, path: Path | str) -> Any:
+    """The memory or store of *kind* kept at *path* (a conninfo string for PostgreSQL)."""
+    if kind in POSTGRES_KINDS:
+        from ctxpact.reference.postgres import (  # noqa: PLC0415 - only with the extra
+            PostgresAgentMemory,
+            PostgresSessionStore,
+        )
+
+        if kind == "postgres-store":
+            return PostgresSessionStore(str(path))
+        return PostgresAgentMemory(str(path), "trial", compressor=_compressor(kind))
     if kind == "file-store":
         return FileSessionStore(path)
     if kind == "sqlite-store":
@@ -136,7 +147,7 @@ def open_target(kind: str, path: Path) -> Any:
     return SqliteAgentMemory(path, "trial", compressor=_compressor(kind))
 
 
-def stored_state(kind: str, path: Path) -> str:
+def stored_state(kind: str, path: Path | str) -> str:
     """What a fresh memory or store finds at *path*, as text comparable to the model's."""
     target = open_target(kind, path)
     try:
@@ -156,8 +167,8 @@ def stored_state(kind: str, path: Path) -> str:
 
 def main() -> int:
     """Open the target, acknowledge readiness, then acknowledge every operation."""
-    kind, path, seed, count = sys.argv[1], Path(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-    target = open_target(kind, path)
+    kind, seed, count = sys.argv[1], int(sys.argv[3]), int(sys.argv[4])
+    target = open_target(kind, sys.argv[2] if kind in POSTGRES_KINDS else Path(sys.argv[2]))
     out = sys.stdout
     out.write("ready\n")
     out.flush()

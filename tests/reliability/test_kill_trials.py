@@ -56,7 +56,7 @@ def _database(kind: str, directory: Path) -> Path:
     return directory / ("sessions" if kind == "file-store" else "state.sqlite")
 
 
-def _killed_run(kind: str, path: Path, seed: int, delay: float) -> int:
+def _killed_run(kind: str, path: Path | str, seed: int, delay: float) -> int:
     """Run a worker, kill it *delay* seconds after it is ready; the last acknowledged number."""
     process = subprocess.Popen(
         [sys.executable, str(WORKER), kind, str(path), str(seed), str(OPERATIONS)],
@@ -111,3 +111,33 @@ def _expect_only_own_leftovers(directory: Path) -> None:
     # A later store removes the leftovers of crashed saves, and only those.
     FileSessionStore(directory, stale_after=0).save(AgentSessionSnapshot(session_id="after"))
     assert not [path.name for path in directory.iterdir() if path.name.startswith(".")]
+
+
+@pytest.mark.parametrize("kind", worker.POSTGRES_KINDS)
+def test_a_killed_postgres_writer_leaves_a_state_that_was_written(
+    kind: str, postgres_conninfo: str
+) -> None:
+    # The server outlives the client, as in production: the transaction of a killed
+    # writer is rolled back by the server, or it had committed (MEM-17, MEM-28).
+    psycopg = pytest.importorskip("psycopg")
+    rng = random.Random(f"{_BASE_SEED}-{kind}")  # noqa: S311 - reproducible trials
+    for trial in range(TRIALS):
+        seed = rng.randrange(2**32)
+        delay = rng.uniform(0.0, LONGEST_RUN)
+        schema = f"kill_{trial}_{rng.randrange(2**32):08x}"
+        with psycopg.connect(postgres_conninfo, autocommit=True) as admin:
+            admin.execute(f'CREATE SCHEMA "{schema}"')
+        conninfo = f"{postgres_conninfo} options='-c search_path={schema}'"
+        try:
+            worker.open_target(kind, conninfo).close()  # the table exists before the kill
+            last = _killed_run(kind, conninfo, seed, delay)
+            states = worker.model_states(kind, seed, min(last + 1, OPERATIONS))
+            found = worker.stored_state(kind, conninfo)
+        finally:
+            with psycopg.connect(postgres_conninfo, autocommit=True) as admin:
+                admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        allowed = {states[last]: last, states[min(last + 1, len(states) - 1)]: last + 1}
+        assert found in allowed, (
+            f"{kind} trial {trial} (seed {seed}, killed after {delay:.3f} s, {last} "
+            f"operation(s) acknowledged) holds a state that was never written: {found[:300]}"
+        )

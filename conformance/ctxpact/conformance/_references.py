@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 import itertools
+import os
 import tempfile
+import uuid
 import weakref
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ctxpact.conformance._model import Claim, Component
 from ctxpact.conformance._report import suite_version
 from ctxpact.conformance._runtime import reference_runtime
 from ctxpact.conformance._target import Target
+from ctxpact.conformance.checks._storage import POSTGRES_DSN_VARIABLE
 from ctxpact.reference.compaction import (
     CompactPolicyMemoryCompressor,
     LlmCompactPolicy,
@@ -46,6 +52,87 @@ def _file_stores() -> Callable[[], FileSessionStore]:
     return build
 
 
+class _PostgresSchema:
+    """One schema on a server for the reference's PostgreSQL targets, made on first use.
+
+    Its memories borrow one connection and each has a session of its own; its stores each
+    have a table of their own: every subject starts empty. The schema is dropped at exit.
+    """
+
+    def __init__(self, conninfo: str) -> None:
+        self.conninfo = conninfo
+        self.schema = f"ctxpact_check_{uuid.uuid4().hex[:16]}"
+        self.counter = itertools.count()
+        self._connection: Any = None
+
+    def connection(self) -> Any:  # noqa: ANN401 - a psycopg connection
+        if self._connection is None:
+            import psycopg  # noqa: PLC0415 - only when a server is named
+
+            with psycopg.connect(self.conninfo, autocommit=True) as admin:
+                admin.execute(f'CREATE SCHEMA "{self.schema}"')
+            self._connection = psycopg.connect(
+                f"{self.conninfo} options='-c search_path={self.schema}'", autocommit=True
+            )
+        return self._connection
+
+    def drop(self) -> None:
+        if self._connection is None:
+            return
+        self._connection.close()
+        import psycopg  # noqa: PLC0415 - only when a server is named
+
+        # At exit the server may be gone already (a throwaway one): nothing is left to drop.
+        with (
+            contextlib.suppress(psycopg.Error),
+            psycopg.connect(self.conninfo, autocommit=True) as admin,
+        ):
+            admin.execute(f'DROP SCHEMA IF EXISTS "{self.schema}" CASCADE')
+
+
+def postgres_factories(conninfo: str) -> tuple[Callable[[], object], Callable[[], object]]:
+    """Factories of fresh PostgreSQL memories and stores on the server *conninfo* names."""
+    from ctxpact.reference.postgres import (  # noqa: PLC0415 - needs the extra
+        PostgresAgentMemory,
+        PostgresSessionStore,
+    )
+
+    schema = _PostgresSchema(conninfo)
+
+    def memory() -> PostgresAgentMemory:
+        return PostgresAgentMemory(schema.connection(), f"conformance-{next(schema.counter)}")
+
+    def store() -> PostgresSessionStore:
+        return PostgresSessionStore(schema.connection(), table=f"sessions_{next(schema.counter)}")
+
+    weakref.finalize(memory, schema.drop)
+    return memory, store
+
+
+def postgres_targets(conninfo: str) -> tuple[Target, ...]:
+    """The reference's PostgreSQL memory and store, on the server *conninfo* names."""
+    memory, store = postgres_factories(conninfo)
+    version = suite_version()
+    return (
+        Target(
+            name="ctxpact.reference:PostgresAgentMemory",
+            component=Component.AGENT_MEMORY,
+            factory=memory,
+            claims=(Claim.GENERIC, Claim.EXACT),
+            options={},
+            version=version,
+        ),
+        Target(
+            name="ctxpact.reference:PostgresSessionStore",
+            component=Component.SESSION_STORE,
+            factory=store,
+            claims=(Claim.GENERIC,),
+            options={},
+            version=version,
+        ),
+    )
+
+
 def _structured(_: ModelClient) -> StructuredSummaryCompactPolicy:
     return StructuredSummaryCompactPolicy(STRUCTURED_BUDGET)
 
@@ -55,7 +142,21 @@ def _llm(model_client: ModelClient) -> LlmCompactPolicy:
 
 
 def reference_targets() -> tuple[Target, ...]:
-    """Every reference implementation with the claims it makes."""
+    """Every reference implementation with the claims it makes.
+
+    The PostgreSQL memory and store are among them when ``CTXPACT_POSTGRES_DSN`` names a
+    server and psycopg is installed (the extra ``ctxpact[postgres]``).
+    """
+    conninfo = os.environ.get(POSTGRES_DSN_VARIABLE)
+    postgres = (
+        postgres_targets(conninfo)
+        if conninfo and importlib.util.find_spec("psycopg") is not None
+        else ()
+    )
+    return _targets() + postgres
+
+
+def _targets() -> tuple[Target, ...]:
     version = suite_version()
     exact = (Claim.GENERIC, Claim.EXACT)
     pair_keeping = (Claim.PAIR_INTEGRITY, Claim.WIRE_VALID)

@@ -9,11 +9,10 @@ clauses, so that a failure reads like the clause it breaks.
 from __future__ import annotations
 
 import json
-import sqlite3
 import sys
 from collections.abc import Callable
 from types import FrameType
-from typing import Any, TypeVar, cast
+from typing import TypeVar, cast
 
 from hypothesis import settings
 from hypothesis import strategies as st
@@ -292,52 +291,4 @@ def run_machine(
     run_state_machine_as_test(
         cast("type[RuleBasedStateMachine]", machine),
         settings=settings(context.settings, stateful_step_count=steps),
-    )
-
-
-def borrowed_connection() -> sqlite3.Connection:
-    """A private in-memory SQLite database, in autocommit mode, for a check to inspect."""
-    return sqlite3.connect(":memory:", isolation_level=None)
-
-
-def cells_containing(
-    connection: sqlite3.Connection, table: str, marker: str
-) -> list[tuple[str, Any]]:
-    """``(column, rowid-free key)`` pairs: each text cell of *table* that contains *marker*.
-
-    The spec fixes no column layout for SQLite memories and stores, so a check finds the
-    stored JSON by a marker it put into the value, whatever the layout.
-    """
-    columns = [row[1] for row in connection.execute(f'PRAGMA table_info("{table}")')]
-    found: list[tuple[str, Any]] = []
-    for column in columns:
-        rows = connection.execute(
-            f'SELECT "{column}" FROM "{table}" WHERE instr("{column}", ?) > 0',  # noqa: S608
-            (marker,),
-        ).fetchall()
-        found.extend((column, row[0]) for row in rows if isinstance(row[0], str))
-    return found
-
-
-def replace_cells(connection: sqlite3.Connection, table: str, marker: str, replacement: str) -> int:
-    """Replace every text cell of *table* containing *marker* by *replacement*; how many."""
-    changed = 0
-    for column, value in cells_containing(connection, table, marker):
-        cursor = connection.execute(
-            f'UPDATE "{table}" SET "{column}" = ? WHERE "{column}" = ?',  # noqa: S608
-            (replacement, value),
-        )
-        changed += cursor.rowcount
-    return changed
-
-
-def count_cells(connection: sqlite3.Connection, table: str, value: str) -> int:
-    """How many cells of *table* hold exactly *value*."""
-    columns = [row[1] for row in connection.execute(f'PRAGMA table_info("{table}")')]
-    return sum(
-        connection.execute(
-            f'SELECT count(*) FROM "{table}" WHERE "{column}" = ?',  # noqa: S608
-            (value,),
-        ).fetchone()[0]
-        for column in columns
     )

@@ -8,10 +8,12 @@ random order and compares ``get_items``, ``get_summary`` and ``snapshot`` after 
 their own, so a failure says which clause broke.
 
 Claims: the §14.1 contract is ``generic`` (any memory). The checks that build more memories
-with the reference constructors (a compressor, MEM-14 and MEM-15; SQLite storage,
-MEM-15 .. MEM-20) are ``exact``: they apply to ports of the reference classes and are skipped
+with the reference constructors (a compressor, MEM-14 and MEM-15; storage in a table,
+MEM-15 .. MEM-21) are ``exact``: they apply to ports of the reference classes and are skipped
 for a memory that does not have the capability (no ``compressor`` attribute; no
-``session_id`` and ``table``).
+``session_id`` and ``table``). A memory kept in a table is checked on whichever database its
+class takes, SQLite or PostgreSQL (:mod:`~ctxpact.conformance.checks._storage`): the same
+checks, by what the memory does.
 """
 
 from __future__ import annotations
@@ -19,10 +21,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import math
-import sqlite3
-import tempfile
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from hypothesis import example, given
@@ -38,20 +37,22 @@ from ctxpact.conformance.checks._stateful_support import (
     EDGE_SUMMARIES,
     MAX_DEPTH,
     beyond_limits,
-    borrowed_connection,
-    cells_containing,
-    count_cells,
     first_difference,
     from_deep,
     identical_text,
     items,
     nested,
-    replace_cells,
     run_machine,
     scramble,
     snapshot_difference,
     summaries,
     text,
+)
+from ctxpact.conformance.checks._storage import (
+    POSTGRES_DSN_VARIABLE,
+    Storage,
+    storage_of,
+    storages,
 )
 from ctxpact.conformance.strategies import json_values, texts
 from ctxpact.reference.memory import InMemoryAgentMemory
@@ -86,10 +87,12 @@ class CompressingMemory(Protocol):
 
 
 @runtime_checkable
-class SqliteMemory(Protocol):
-    """A memory stored in SQLite and built as MEM-15 says, detected by its attributes.
+class TableMemory(Protocol):
+    """A memory kept in a database table and built as MEM-15 says, detected by its attributes.
 
-    ``type(memory)(database, session_id, *, table=..., compressor=...)``.
+    ``type(memory)(database, session_id, *, table=..., compressor=...)``, where *database* is
+    whatever the class takes (SQLite's connection or path, PostgreSQL's connection or
+    conninfo string, ...): the suite finds out which by offering each (MEM-26).
     """
 
     @property
@@ -998,17 +1001,15 @@ class ScriptedCompressor:
 
 @contextlib.contextmanager
 def _memory_with(
-    subject: object, compressor: MemoryCompressor | None = None
+    context: CheckContext, compressor: MemoryCompressor | None = None
 ) -> Iterator[AgentMemory]:
-    """A new memory of *subject*'s class with *compressor*, built by MEM-14 or MEM-15."""
+    """A new memory of the subject's class with *compressor*, built by MEM-14 or MEM-15."""
+    subject = context.subject()
     cls: Any = type(subject)
-    if isinstance(subject, SqliteMemory):
-        _close(subject)
-        connection = borrowed_connection()
-        try:
-            yield cls(connection, "conformance", compressor=compressor)
-        finally:
-            connection.close()
+    if isinstance(subject, TableMemory):
+        cls, storage = _table_class(context)
+        with storage.database() as database:
+            yield cls(database.handle, "conformance", compressor=compressor)
         return
     if not isinstance(subject, CompressingMemory):
         raise SkipCheck(
@@ -1058,7 +1059,7 @@ def compressor(context: CheckContext) -> Callable[[], None]:
         scripted = ScriptedCompressor()
         reference_compressor = ScriptedCompressor()
         model = InMemoryAgentMemory(compressor=reference_compressor)
-        with _memory_with(context.subject(), scripted) as memory:
+        with _memory_with(context, scripted) as memory:
             for step, operation in enumerate(operations):
                 if operation[0] == "fail-next":
                     scripted.failing = reference_compressor.failing = True
@@ -1105,18 +1106,26 @@ def _outcome(memory: AgentMemory, operation: Operation) -> Exception | None:
     return None
 
 
-# -- SQLite memories (exact: MEM-15 .. MEM-20) -----------------------------------------------
+# -- memories kept in a table (exact: MEM-15 .. MEM-21, any database, MEM-26) -----------------
 
 
-def _sqlite_class(context: CheckContext) -> Any:  # noqa: ANN401 - the implementation's class
+def _table_class(context: CheckContext) -> tuple[Any, Storage]:
+    """The class of a memory kept in a table, and the kind of database it takes."""
     subject = context.subject()
-    if not isinstance(subject, SqliteMemory):
+    if not isinstance(subject, TableMemory):
         raise SkipCheck(
-            f"{type(subject).__name__} is not an SQLite memory (no session_id and table)"
+            f"{type(subject).__name__} is not a memory kept in a table (no session_id and table)"
         )
-    with contextlib.suppress(Exception):
-        subject.close()  # type: ignore[attr-defined]
-    return type(subject)
+    _close(subject)
+    cls: Any = type(subject)
+    storage = storage_of(lambda handle: cls(handle, "probe"))
+    if storage is None:
+        known = ", ".join(kind.name for kind in storages())
+        raise SkipCheck(
+            f"{cls.__name__} takes none of the databases the suite can make here ({known}); "
+            f"set {POSTGRES_DSN_VARIABLE} to check a PostgreSQL memory"
+        )
+    return cls, storage
 
 
 def _close(memory: object) -> None:
@@ -1126,68 +1135,56 @@ def _close(memory: object) -> None:
 
 
 @check(
-    "memory.sqlite-construction",
+    "memory.table-construction",
     component=Component.AGENT_MEMORY,
     claim=Claim.EXACT,
     clauses=("MEM-15", "MEM-16"),
 )
-def sqlite_construction(context: CheckContext) -> Callable[[], None]:
-    """SQLite memories need a session id and a plain table name, checked before any I/O."""
+def table_construction(context: CheckContext) -> Callable[[], None]:
+    """Memories kept in a table need a session id and a plain table name, checked before I/O."""
 
     def test() -> None:
-        cls = _sqlite_class(context)
-        with tempfile.TemporaryDirectory(prefix="ctxpact-memory-") as directory:
-            for table in _BAD_TABLES:
-                database = Path(directory) / "refused.sqlite"
-                context.record(table=table)
+        cls, storage = _table_class(context)
+        for table in _BAD_TABLES:
+            context.record(table=table)
+            with storage.untouched() as (address, touched):
                 try:
-                    memory = cls(database, "s-1", table=table)
+                    memory = cls(address, "s-1", table=table)
                 except Exception:  # noqa: BLE001 - the refusal expected
                     context.expect(
-                        not database.exists(),
+                        not touched(),
                         f"the table name {table!r} was refused only after the database was touched",
                     )
                     continue
                 _close(memory)
                 context.expect(condition=False, message=f"the table name {table!r} was accepted")
-            connection = borrowed_connection()
+        with storage.database() as database:
+            context.record(session_id="")
             try:
-                context.record(session_id="")
-                try:
-                    cls(connection, "")
-                except Exception:  # noqa: BLE001, S110 - the refusal expected
-                    pass
-                else:
-                    context.expect(condition=False, message="the empty session id was accepted")
-                for table in _GOOD_TABLES:
-                    context.record(table=table)
-                    memory = cls(connection, "s-1", table=table)
-                    memory.add_user_input("x")
-                    _close(memory)
-                context.record(table=None)
-                memory = cls(connection, "s-1")
+                cls(database.handle, "")
+            except Exception:  # noqa: BLE001, S110 - the refusal expected
+                pass
+            else:
+                context.expect(condition=False, message="the empty session id was accepted")
+            for table in _GOOD_TABLES:
+                context.record(table=table)
+                memory = cls(database.handle, "s-1", table=table)
                 memory.add_user_input("x")
                 _close(memory)
-                names = {
-                    row[0]
-                    for row in connection.execute("SELECT name FROM sqlite_master")
-                    if isinstance(row[0], str)
-                }
-                context.expect(
-                    DEFAULT_MEMORY_TABLE in names,
-                    f"without a table name the memory did not use {DEFAULT_MEMORY_TABLE!r}; "
-                    f"the database has {sorted(names)}",
-                )
-                context.expect(
-                    connection.execute("SELECT 1").fetchone() == (1,),
-                    "closing the memory closed a connection passed in",
-                )
-            except sqlite3.ProgrammingError as error:
-                context.expect(
-                    condition=False, message=f"a connection passed in was closed: {error}"
-                )
-            finally:
-                connection.close()
+            context.record(table=None)
+            memory = cls(database.handle, "s-1")
+            memory.add_user_input("x")
+            _close(memory)
+            names = database.tables()
+            context.expect(
+                DEFAULT_MEMORY_TABLE in names,
+                f"without a table name the memory did not use {DEFAULT_MEMORY_TABLE!r}; "
+                f"the database has {sorted(names)}",
+            )
+            context.expect(database.alive(), "closing the memory closed a connection passed in")
+            context.expect(
+                database.idle(), "the memory left a transaction open on a connection passed in"
+            )
 
     return test
 
@@ -1198,12 +1195,12 @@ _two_ids = st.sampled_from(
 
 
 @check(
-    "memory.sqlite-isolation",
+    "memory.table-isolation",
     component=Component.AGENT_MEMORY,
     claim=Claim.EXACT,
     clauses=("MEM-18",),
 )
-def sqlite_isolation(context: CheckContext) -> Callable[[], None]:
+def table_isolation(context: CheckContext) -> Callable[[], None]:
     """Memories of different sessions in one table never see or change each other."""
 
     @given(ids=_two_ids, operations=st.lists(st.tuples(st.booleans(), _operations()), max_size=8))
@@ -1219,10 +1216,9 @@ def sqlite_isolation(context: CheckContext) -> Callable[[], None]:
     )
     def test(ids: tuple[str, str], operations: list[tuple[bool, Operation]]) -> None:
         context.record(ids=ids, operations=operations)
-        cls = _sqlite_class(context)
-        connection = borrowed_connection()
-        try:
-            memories = [cls(connection, session, table="shared") for session in ids]
+        cls, storage = _table_class(context)
+        with storage.database() as database:
+            memories = [cls(database.handle, session, table="shared") for session in ids]
             models = [InMemoryAgentMemory(), InMemoryAgentMemory()]
             for first, operation in operations:
                 which = 0 if first else 1
@@ -1230,78 +1226,72 @@ def sqlite_isolation(context: CheckContext) -> Callable[[], None]:
                 _apply(memories[which], operation)
             for session, memory, model in zip(ids, memories, models, strict=True):
                 agree(context, memory, model, f"of session {session!r} (ids {list(ids)})")
-        finally:
-            connection.close()
 
     return test
 
 
 @check(
-    "memory.sqlite-reopen",
+    "memory.table-reopen",
     component=Component.AGENT_MEMORY,
     claim=Claim.EXACT,
     clauses=("MEM-19", "MEM-15", "JSON-3", "JSON-5"),
 )
-def sqlite_reopen(context: CheckContext) -> Callable[[], None]:
+def table_reopen(context: CheckContext) -> Callable[[], None]:
     """A new memory on the same database, table and session sees exactly the last state."""
 
-    # Files only in the explicit example: a database file costs a journal and fsyncs.
-    @given(operations=st.lists(_operations(), max_size=6), file=st.just(False))  # noqa: FBT003
+    # Addresses (a file, a conninfo string) only in the explicit example: each memory opens
+    # a connection of its own there, which costs a journal and fsyncs, or a server login.
+    @given(operations=st.lists(_operations(), max_size=6), address=st.just(False))  # noqa: FBT003
     @example(
         operations=[
             ("add_output_items", ([{"z": 1, "a": 1.0}, 2**70, -0.0, "\ud800"],)),
             ("set_summary", ("",)),
         ],
-        file=True,
+        address=True,
     )
-    @example(operations=[("set_summary", (None,)), ("add_user_input", ("x",))], file=False)
-    def test(operations: list[Operation], file: bool) -> None:
-        context.record(operations=operations, file=file)
-        cls = _sqlite_class(context)
+    @example(operations=[("set_summary", (None,)), ("add_user_input", ("x",))], address=False)
+    def test(operations: list[Operation], address: bool) -> None:
+        context.record(operations=operations, address=address)
+        cls, storage = _table_class(context)
         model = InMemoryAgentMemory()
         with contextlib.ExitStack() as stack:
-            database: Any
-            if file:
-                directory = stack.enter_context(tempfile.TemporaryDirectory(prefix="ctxpact-"))
-                database = Path(directory) / "memory.sqlite"
-            else:
-                database = borrowed_connection()
-                stack.callback(database.close)
-            memory = cls(database, "s-1", table="reopened")
+            database = stack.enter_context(storage.database(address=address))
+            memory = cls(database.handle, "s-1", table="reopened")
             stack.callback(_close, memory)
             for operation in operations:
                 _apply(model, operation)
                 _apply(memory, operation)
-            reopened = cls(database, "s-1", table="reopened")
+            reopened = cls(database.handle, "s-1", table="reopened")
             stack.callback(_close, reopened)
             found = snapshot_difference(model.snapshot(), reopened.snapshot())
+            where = "address" if address else "connection"
             context.expect(
                 found is None,
-                f"a memory reopened on the same {'file' if file else 'connection'}, table and "
-                f"session sees another state: {found}",
+                f"a memory reopened on the same {where}, table and session sees another "
+                f"state: {found}",
             )
 
     return test
 
 
 @check(
-    "memory.sqlite-atomic",
+    "memory.table-atomic",
     component=Component.AGENT_MEMORY,
     claim=Claim.EXACT,
     clauses=("MEM-17", "MEM-6"),
 )
-def sqlite_atomic(context: CheckContext) -> Callable[[], None]:
+def table_atomic(context: CheckContext) -> Callable[[], None]:
     """An operation that fails leaves the stored state exactly as it was before it."""
 
     @given(state=_memory_snapshots)
     @example(state=MemorySnapshot(items=("a", {"b": 1}), summary="kept"))
     def test(state: MemorySnapshot) -> None:
         context.record(state=state)
-        cls = _sqlite_class(context)
-        connection = borrowed_connection()
+        cls, storage = _table_class(context)
         scripted = ScriptedCompressor()
-        try:
-            memory = cls(connection, "s-1", table="atomic", compressor=scripted)
+        with storage.database() as database:
+            handle = database.handle
+            memory = cls(handle, "s-1", table="atomic", compressor=scripted)
             memory.restore(copy.deepcopy(state))
             failures: list[tuple[str, Callable[[], object]]] = [
                 (
@@ -1317,22 +1307,18 @@ def sqlite_atomic(context: CheckContext) -> Callable[[], None]:
             for what, call in failures:
                 with contextlib.suppress(Exception):
                     call()
-                found = snapshot_difference(
-                    state, cls(connection, "s-1", table="atomic").snapshot()
-                )
+                found = snapshot_difference(state, cls(handle, "s-1", table="atomic").snapshot())
                 context.expect(
                     found is None, f"after the failed {what} the stored state changed: {found}"
                 )
             scripted.failing = True
             with contextlib.suppress(CompressorError):
                 memory.add_user_input("compressed away")
-            found = snapshot_difference(state, cls(connection, "s-1", table="atomic").snapshot())
+            found = snapshot_difference(state, cls(handle, "s-1", table="atomic").snapshot())
             context.expect(
                 found is None,
                 f"after an add whose compressor raised, the stored state changed: {found}",
             )
-        finally:
-            connection.close()
 
     return test
 
@@ -1341,37 +1327,34 @@ _MARKER = "ctxpact-conformance-marker-7f3a"
 
 
 @check(
-    "memory.sqlite-corrupt-row",
+    "memory.table-corrupt-row",
     component=Component.AGENT_MEMORY,
     claim=Claim.EXACT,
     clauses=("MEM-20",),
 )
-def sqlite_corrupt_row(context: CheckContext) -> Callable[[], None]:
+def table_corrupt_row(context: CheckContext) -> Callable[[], None]:
     """A row that cannot be read back raises an error naming the table and session; kept."""
 
     def test() -> None:
-        cls = _sqlite_class(context)
+        cls, storage = _table_class(context)
         for corruption, damaged, replacement in (
             ("an item that is not JSON", "add_user_input", "{not json"),
             ("a summary that is not a string", "set_summary", "42"),
         ):
-            connection = borrowed_connection()
-            try:
+            with storage.database() as database:
                 table, session = "corrupt_rows", "session-q7"
                 context.record(corruption=corruption, replacement=replacement)
-                memory = cls(connection, session, table=table)
+                memory = cls(database.handle, session, table=table)
                 memory.add_user_input("before")
                 getattr(memory, damaged)(_MARKER)
-                changed = replace_cells(connection, table, _MARKER, replacement)
+                changed = database.replace_cells(table, _MARKER, replacement)
                 context.expect(changed > 0, f"the memory did not store {_MARKER!r} in {table!r}")
-                _expect_corrupt(context, cls(connection, session, table=table), corruption)
+                _expect_corrupt(context, cls(database.handle, session, table=table), corruption)
                 context.expect(
-                    count_cells(connection, table, replacement) == changed
-                    and not cells_containing(connection, table, _MARKER),
+                    database.count_cells(table, replacement) == changed
+                    and not database.cells_containing(table, _MARKER),
                     f"the memory repaired or overwrote {corruption} on its own",
                 )
-            finally:
-                connection.close()
 
     return test
 
@@ -1398,37 +1381,35 @@ def _expect_corrupt(context: CheckContext, memory: AgentMemory, corruption: str)
 
 
 @check(
-    "memory.sqlite-errors",
+    "memory.table-errors",
     component=Component.AGENT_MEMORY,
     claim=Claim.EXACT,
     clauses=("MEM-21",),
 )
-def sqlite_errors(context: CheckContext) -> Callable[[], None]:
-    """SQLite's failures name the database; a locked one fails after the chosen busy timeout."""
+def table_errors(context: CheckContext) -> Callable[[], None]:
+    """The database's failures name it; a locked one fails after the chosen busy timeout."""
 
     def test() -> None:
-        cls = _sqlite_class(context)
-        with tempfile.TemporaryDirectory(prefix="ctxpact-memory-") as directory:
-            missing = Path(directory) / "no" / "such" / "m.sqlite"
-            context.record(database="a path in a missing directory")
-            try:
-                _close(cls(missing, "s-1"))
-            except Exception as error:  # noqa: BLE001 - the refusal is checked
-                context.expect(
-                    isinstance(error, sqlite3.Error) and str(missing) in str(error),
-                    f"opening {missing} failed without naming it as an sqlite3 error: "
-                    f"{type(error).__name__}: {error}",
-                )
-            else:
-                context.expect(condition=False, message=f"{missing} was opened")
-            database = Path(directory) / "locked.sqlite"
+        cls, storage = _table_class(context)
+        unopenable, name = storage.unopenable()
+        driver = storage.driver_error
+        context.record(database="an address no connection can be opened to")
+        try:
+            _close(cls(unopenable, "s-1"))
+        except Exception as error:  # noqa: BLE001 - the refusal is checked
+            context.expect(
+                isinstance(error, driver) and name in str(error),
+                f"opening {name} failed without naming it as a {driver.__module__} "
+                f"{driver.__name__}: {type(error).__name__}: {error}",
+            )
+        else:
+            context.expect(condition=False, message=f"{name} was opened")
+        with storage.database(address=True) as database:
             context.record(database="locked by another connection", busy_timeout=0.05)
-            _close(cls(database, "s-1"))
-            holder = sqlite3.connect(database, isolation_level=None)
-            try:
-                holder.execute("BEGIN IMMEDIATE")
+            _close(cls(database.handle, "s-1"))
+            with storage.held(database, DEFAULT_MEMORY_TABLE):
                 try:
-                    memory = cls(database, "s-1", busy_timeout=0.05)
+                    memory = cls(database.handle, "s-1", busy_timeout=0.05)
                 except TypeError as error:
                     context.expect(condition=False, message=f"no busy_timeout: {error}")
                     return
@@ -1436,9 +1417,9 @@ def sqlite_errors(context: CheckContext) -> Callable[[], None]:
                     memory.add_user_input("while locked")
                 except Exception as error:  # noqa: BLE001 - the failure is checked
                     context.expect(
-                        isinstance(error, sqlite3.OperationalError)
+                        isinstance(error, driver)
                         and isinstance(error, TimeoutError)
-                        and str(database) in str(error),
+                        and database.label in str(error),
                         "a locked database failed without a TimeoutError naming it: "
                         f"{type(error).__name__}: {error}",
                     )
@@ -1446,8 +1427,6 @@ def sqlite_errors(context: CheckContext) -> Callable[[], None]:
                     context.expect(condition=False, message="a locked database was written")
                 finally:
                     _close(memory)
-            finally:
-                holder.close()
 
     return test
 
@@ -1468,10 +1447,10 @@ CHECKS: tuple[Check, ...] = (
     deep_items,
     beyond_limits_refused_or_kept,
     compressor,
-    sqlite_construction,
-    sqlite_isolation,
-    sqlite_reopen,
-    sqlite_atomic,
-    sqlite_corrupt_row,
-    sqlite_errors,
+    table_construction,
+    table_isolation,
+    table_reopen,
+    table_atomic,
+    table_corrupt_row,
+    table_errors,
 )

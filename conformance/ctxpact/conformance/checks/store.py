@@ -8,9 +8,10 @@ property that matters to users: a session's summary survives a save and a resume
 
 Where a store keeps its documents matters only for the stores of SES-13 .. SES-16. A store
 with a ``directory`` is checked as a ``FileSessionStore`` (file names, atomic writes,
-corrupt files); a store with a ``table`` as a ``SqliteSessionStore``, rebuilt as
-``type(store)(connection)`` on a private in-memory database so that the check can read and
-damage its rows. Other stores skip those checks.
+corrupt files); a store with a ``table`` as a store kept in a table, rebuilt as
+``type(store)(database)`` on a fresh database of whichever kind its class takes (SQLite or
+PostgreSQL, found by offering each, MEM-26) so that the check can read and damage its rows.
+Other stores skip those checks.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import contextlib
 import functools
 import json
 import os
-import sqlite3
 import tempfile
 import time
 import warnings
@@ -39,7 +39,6 @@ from ctxpact.conformance.checks._stateful_support import (
     DEEP_FRAMES,
     EDGE_ITEMS,
     beyond_limits,
-    borrowed_connection,
     first_difference,
     from_deep,
     nested,
@@ -48,6 +47,13 @@ from ctxpact.conformance.checks._stateful_support import (
     scramble,
     summaries,
     text,
+)
+from ctxpact.conformance.checks._storage import (
+    POSTGRES_DSN_VARIABLE,
+    Database,
+    Storage,
+    storage_of,
+    storages,
 )
 from ctxpact.conformance.strategies import session_snapshots, texts
 from ctxpact.reference.session import Agent
@@ -120,7 +126,7 @@ class DirectoryStore(Protocol):
 
 @runtime_checkable
 class TableStore(Protocol):
-    """A store keeping one row per session in an SQLite table (SES-16)."""
+    """A store keeping one row per session in a database table (SES-16)."""
 
     @property
     def table(self) -> str:
@@ -605,36 +611,33 @@ class FileDocuments:
 
 @attrs.frozen(kw_only=True)
 class TableDocuments:
-    """The rows of an SQLite store; the column layout is found, not assumed."""
+    """The rows of a store kept in a table; the column layout is found, not assumed."""
 
-    connection: sqlite3.Connection
+    database: Database
     table: str
 
-    def _row(self, session_id: str) -> tuple[str, str, str] | None:
-        cursor = self.connection.execute(f'SELECT * FROM "{self.table}"')  # noqa: S608
-        columns = [description[0] for description in cursor.description]
-        for row in cursor.fetchall():
-            cells = dict(zip(columns, row, strict=True))
-            keys = [column for column, value in cells.items() if value == session_id]
-            for column, value in cells.items():
+    def _row(self, session_id: str) -> tuple[str, object, str, str] | None:
+        for readable, raw in self.database.rows(self.table):
+            keys = [column for column, value in readable.items() if value == session_id]
+            for column, value in readable.items():
                 if keys and column not in keys and isinstance(value, str) and value[:1] == "{":
-                    return keys[0], column, value
+                    return keys[0], raw[keys[0]], column, value
         return None
 
     def read(self, session_id: str) -> str | None:
         """The document cell of the session's row, or ``None``."""
         found = self._row(session_id)
-        return None if found is None else found[2]
+        return None if found is None else found[3]
 
     def write(self, session_id: str, content: str) -> None:
         """Overwrite the document cell of the session's row."""
         found = self._row(session_id)
         if found is None:
             raise SkipCheck(f"no row holding a document for {session_id!r} in {self.table!r}")
-        key, column, _ = found
-        self.connection.execute(
+        key, stored_key, column, _ = found
+        self.database.rowcount(
             f'UPDATE "{self.table}" SET "{column}" = ? WHERE "{key}" = ?',  # noqa: S608
-            (content, session_id),
+            (content, stored_key),
         )
 
     def names(self, session_id: str) -> tuple[str, ...]:
@@ -648,19 +651,33 @@ def _close(store: object) -> None:
         close()
 
 
-@contextlib.contextmanager
-def _sqlite_store(
-    context: CheckContext, connection: sqlite3.Connection, **options: object
-) -> Iterator[SessionStore]:
+def _table_store_class(context: CheckContext) -> tuple[Any, Storage]:
+    """The class of a store kept in a table, and the kind of database it takes (MEM-26)."""
     subject = context.subject()
     if not isinstance(subject, TableStore):
-        raise SkipCheck(f"{type(subject).__name__} is not an SQLite store (no table)")
+        raise SkipCheck(f"{type(subject).__name__} is not a store kept in a table (no table)")
     _close(subject)
     cls: Any = type(subject)
+    storage = storage_of(cls)
+    if storage is None:
+        known = ", ".join(kind.name for kind in storages())
+        raise SkipCheck(
+            f"{cls.__name__}(database) takes none of the databases the suite can make here "
+            f"({known}); set {POSTGRES_DSN_VARIABLE} to check a PostgreSQL store"
+        )
+    return cls, storage
+
+
+@contextlib.contextmanager
+def _table_store(
+    cls: Any,  # noqa: ANN401 - the implementation's class
+    database: Database,
+    **options: object,
+) -> Iterator[SessionStore]:
     try:
-        store = cls(connection, **options)
+        store = cls(database.handle, **options)
     except TypeError as error:
-        raise SkipCheck(f"{cls.__name__}(connection) cannot be built: {error}") from error
+        raise SkipCheck(f"{cls.__name__}(database) cannot be built: {error}") from error
     try:
         yield store
     finally:
@@ -678,15 +695,12 @@ def _stored_documents(context: CheckContext) -> Iterator[tuple[SessionStore, Doc
             f"{type(subject).__name__} keeps its documents where the suite cannot read them "
             "(neither a directory nor a table)"
         )
-    connection = borrowed_connection()
-    try:
-        with _sqlite_store(context, connection) as store:
-            yield (
-                store,
-                TableDocuments(connection=connection, table=cast("TableStore", store).table),
-            )
-    finally:
-        connection.close()
+    cls, storage = _table_store_class(context)
+    with storage.database() as database, _table_store(cls, database) as store:
+        yield (
+            store,
+            TableDocuments(database=database, table=cast("TableStore", store).table),
+        )
 
 
 def _file_store(context: CheckContext) -> tuple[SessionStore, Path]:
@@ -1042,59 +1056,55 @@ def _expect_creates_directory(context: CheckContext, store: object) -> None:
         context.expect(missing.is_dir(), f"the first save did not create {missing}")
 
 
-# -- SQLite stores ----------------------------------------------------------------------
+# -- stores kept in a table ------------------------------------------------------------------
 
 
 @check(
-    "store.sqlite-table",
+    "store.table-rows",
     component=Component.SESSION_STORE,
     claim=Claim.GENERIC,
     clauses=("SES-16",),
 )
-def sqlite_table(context: CheckContext) -> Callable[[], None]:
+def table_rows(context: CheckContext) -> Callable[[], None]:
     """One row per session in ctxpact_agent_session (or the table named); plain names only."""
 
     def test() -> None:
-        connection = borrowed_connection()
-        try:
-            with _sqlite_store(context, connection) as store:
+        cls, storage = _table_store_class(context)
+        with storage.database() as database:
+            with _table_store(cls, database) as store:
                 for session_id in ("a", "b", "a", "A", "b"):
                     context.record(session_id=session_id)
                     store.save(AgentSessionSnapshot(session_id=session_id))
                     context.expect(
-                        not connection.in_transaction,
-                        "save() returned with its transaction still open",
+                        database.idle(), "save() returned with its transaction still open"
                     )
-                query = f'SELECT count(*) FROM "{DEFAULT_SESSION_TABLE}"'  # noqa: S608
-                rows = connection.execute(query).fetchone()
+                rows = database.count_rows(DEFAULT_SESSION_TABLE)
                 context.expect(
-                    rows == (3,),
-                    f"{DEFAULT_SESSION_TABLE!r} holds {rows[0]} rows for the 3 sessions saved",
+                    rows == 3,
+                    f"{DEFAULT_SESSION_TABLE!r} holds {rows} rows for the 3 sessions saved",
                 )
-            with _sqlite_store(context, connection, table="custom_sessions") as store:
+            with _table_store(cls, database, table="custom_sessions") as store:
                 store.save(AgentSessionSnapshot(session_id="c"))
-                rows = connection.execute('SELECT count(*) FROM "custom_sessions"').fetchone()
-                context.expect(rows == (1,), "the store did not use the table it was given")
-            _expect_bad_tables_refused(context)
-        finally:
-            connection.close()
+                rows = database.count_rows("custom_sessions")
+                context.expect(rows == 1, "the store did not use the table it was given")
+        _expect_bad_tables_refused(context, cls, storage)
 
     return test
 
 
-def _expect_bad_tables_refused(context: CheckContext) -> None:
-    subject = context.subject()
-    _close(subject)
-    cls: Any = type(subject)
-    with tempfile.TemporaryDirectory(prefix="ctxpact-") as directory:
-        for table in _BAD_TABLES:
-            context.record(table=table)
-            database = Path(directory) / "refused.sqlite"
+def _expect_bad_tables_refused(
+    context: CheckContext,
+    cls: Any,  # noqa: ANN401 - the implementation's class
+    storage: Storage,
+) -> None:
+    for table in _BAD_TABLES:
+        context.record(table=table)
+        with storage.untouched() as (address, touched):
             try:
-                store = cls(database, table=table)
+                store = cls(address, table=table)
             except Exception:  # noqa: BLE001 - the refusal expected
                 context.expect(
-                    not database.exists(),
+                    not touched(),
                     f"the table name {table!r} was refused only after the database was touched",
                 )
                 continue
@@ -1274,7 +1284,7 @@ CHECKS: tuple[Check, ...] = (
     corrupt_document,
     file_names,
     file_atomic,
-    sqlite_table,
+    table_rows,
     beyond_limits_stored,
     session_id_rule,
     file_hygiene,
