@@ -3,7 +3,8 @@
 Every check of ``memory`` and ``store`` runs on :class:`PostgresAgentMemory` and
 :class:`PostgresSessionStore` on the tests' server, and each one that runs on the SQLite
 class runs here too: a check that skips for PostgreSQL but not for SQLite means the suite
-still knows one database only (MEM-26).
+still knows one database only. The suite finds which database a class takes by offering
+each kind it can make (SUITE-11).
 """
 
 from __future__ import annotations
@@ -137,3 +138,34 @@ def test_a_wrong_postgres_class_fails_the_check_that_looks_for_it(
     )
     assert result.outcome is Outcome.FAIL, result.message
     assert reason in result.message, result.message
+
+
+class TakesNoDatabase(PostgresAgentMemory):
+    """A memory kept in a table whose constructor takes no database the suite can make."""
+
+    def __init__(self, database: Any, session_id: str, **options: Any) -> None:
+        if not isinstance(database, _Private):
+            raise TypeError(f"Expected a private database but got {type(database).__name__}")
+        super().__init__(database.conninfo, session_id, **options)
+
+
+class _Private:
+    def __init__(self, conninfo: str) -> None:
+        self.conninfo = conninfo
+
+
+def test_a_class_that_takes_no_database_the_suite_can_make_is_skipped_saying_so(
+    postgres_schema: str,
+) -> None:
+    # SUITE-11: the table checks find the storage by offering each kind; none fits here.
+    subject = TakesNoDatabase(_Private(postgres_schema), "conformance")
+    result = run_check(
+        CHECKS["memory.table-construction"],
+        factory=lambda: subject,
+        claims=frozenset({Claim.GENERIC, Claim.EXACT}),
+        settings=QUICK,
+    )
+    assert result.outcome is Outcome.SKIP, result.message
+    assert "takes none of the databases the suite can make here (SQLite, PostgreSQL)" in (
+        result.message
+    )

@@ -9,6 +9,7 @@ psycopg.
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
 import textwrap
@@ -196,3 +197,15 @@ def test_concurrent_creators_of_one_table_all_succeed(postgres_schema: str) -> N
     for thread in threads:
         thread.join()
     assert errors == []
+
+
+def test_the_session_lock_key_is_the_one_spec_md_defines() -> None:
+    # MEM-28: every implementation sharing a table takes the same lock; these pin the bytes.
+    from ctxpact.reference.postgres import session_lock_key  # noqa: PLC0415
+
+    digest = hashlib.blake2b(b"ctxpact_agent_memory\x00s-1", digest_size=8).digest()
+    assert session_lock_key("ctxpact_agent_memory", "s-1") == int.from_bytes(
+        digest, "big", signed=True
+    )
+    assert session_lock_key("ctxpact_agent_memory", "s-1") == -627585284094805887
+    assert session_lock_key("t", "a\x00b") == 4779950285156025537

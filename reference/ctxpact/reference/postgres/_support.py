@@ -115,9 +115,9 @@ def wrapped_error(
 def session_lock_key(table: str, session_id: str) -> int:
     """The advisory lock of one session of one table: a signed 64-bit key (MEM-28).
 
-    The same in every process and every language: the first 8 bytes of BLAKE2b of the table
-    name, a NUL and the session id in UTF-8. Two sessions sharing a key (once in 2**64) only
-    take turns.
+    The same in every process and every language: the 8-byte BLAKE2b digest of the table
+    name, a NUL and the session id in UTF-8, as a big-endian signed integer. Two sessions
+    sharing a key (once in 2**64) only take turns.
     """
     digest = hashlib.blake2b(f"{table}\0{session_id}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
