@@ -18,7 +18,15 @@ import threading
 import pytest
 
 from ctxpact.reference.memory import OpenTransactionError
-from ctxpact.spec import AgentSessionSnapshot, InvalidValueError, MemorySnapshot
+from ctxpact.reference.session import Agent
+from ctxpact.spec import (
+    AgentSessionSnapshot,
+    InvalidValueError,
+    MemorySnapshot,
+    ModelPrompt,
+    ModelResult,
+    to_json,
+)
 
 psycopg = pytest.importorskip(
     "psycopg", reason="psycopg is not installed: pip install -e '.[postgres]'"
@@ -209,3 +217,41 @@ def test_the_session_lock_key_is_the_one_spec_md_defines() -> None:
     )
     assert session_lock_key("ctxpact_agent_memory", "s-1") == -627585284094805887
     assert session_lock_key("t", "a\x00b") == 4779950285156025537
+
+
+class _Echo:
+    """A model client that answers every prompt with the number of items it saw."""
+
+    def create(self, prompt: ModelPrompt) -> ModelResult:
+        answer = f"saw {len(prompt.items)}"
+        return ModelResult(
+            output_text=answer,
+            memory_items=(
+                {
+                    "type": "message",
+                    "role": "assistant",
+                    "content": [{"type": "output_text", "text": answer}],
+                },
+            ),
+        )
+
+
+def test_the_readme_s_agent_saves_and_resumes_through_a_pool(postgres_schema: str) -> None:
+    # SES-8 on PostgreSQL, as the README's example runs it: another agent (another worker)
+    # resumes the session and finds it identical.
+    with psycopg_pool.ConnectionPool(postgres_schema, min_size=1, max_size=4) as pool:
+
+        def agent() -> Agent:
+            return Agent(
+                model_client=_Echo(),
+                memory_factory=lambda session_id: PostgresAgentMemory(pool, session_id),
+                session_store=PostgresSessionStore(pool),
+            )
+
+        session = agent().new_session()
+        assert session.run("Fix the build") == "saw 1"
+        session.memory.set_summary("## Goal\nShip it")
+        session.save()
+        resumed = agent().resume_session(session.session_id)
+        assert to_json(resumed.snapshot()) == to_json(session.snapshot())
+        assert resumed.run("and now?") == "saw 4"
