@@ -18,7 +18,7 @@ import threading
 import pytest
 
 from ctxpact.reference.memory import OpenTransactionError
-from ctxpact.reference.session import Agent
+from ctxpact.reference.session import Agent, CorruptSessionError
 from ctxpact.spec import (
     AgentSessionSnapshot,
     InvalidValueError,
@@ -255,3 +255,13 @@ def test_the_readme_s_agent_saves_and_resumes_through_a_pool(postgres_schema: st
         resumed = agent().resume_session(session.session_id)
         assert to_json(resumed.snapshot()) == to_json(session.snapshot())
         assert resumed.run("and now?") == "saw 4"
+
+
+def test_a_session_key_that_is_not_utf8_is_reported_not_skipped(postgres_schema: str) -> None:
+    with PostgresSessionStore(postgres_schema) as store:
+        store.save(AgentSessionSnapshot(session_id="fine"))
+        with psycopg.connect(postgres_schema, autocommit=True) as other:
+            other.execute("INSERT INTO ctxpact_agent_session VALUES (%s, '{}', 0)", (b"\xff\xfe",))
+        with pytest.raises(CorruptSessionError, match="Expected a session id in UTF-8") as caught:
+            store.session_ids()
+        assert "table 'ctxpact_agent_session'" in str(caught.value)

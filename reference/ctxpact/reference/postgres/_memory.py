@@ -55,7 +55,7 @@ class PostgresAgentMemory(PostgresTable, MemoryWrites):
     (borrowed: never closed, and not inside a transaction when an operation starts) or a
     :class:`psycopg_pool.ConnectionPool` (borrowed: each operation takes a connection for
     its one transaction). Nothing is global: two memories share a connection only when given
-    the same one.
+    the same one. A connection serves one thread at a time; threads share a pool.
 
     The table has the SQLite memory's layout: a row per ``(session_id, kind, position)``
     with the JSON text of an item or of the summary string, kept as ``text``, exactly as

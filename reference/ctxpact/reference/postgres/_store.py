@@ -100,7 +100,18 @@ class PostgresSessionStore(PostgresTable):
         with self._transaction("list the sessions") as cursor:
             cursor.execute(self._ids)
             rows = cursor.fetchall()
-        return sorted(bytes(row[0]).decode() for row in rows)
+        ids = []
+        for (key,) in rows:
+            try:
+                ids.append(bytes(key).decode())
+            except UnicodeDecodeError as error:
+                # Written by another hand: no session id is that; nothing is skipped.
+                message = f"Expected a session id in UTF-8 but got the bytes {bytes(key)!r:.80}"
+                raise CorruptSessionError(
+                    location=f"table {self._table!r}",
+                    violations=[Violation(path="$.sessionId", message=message)],
+                ) from error
+        return sorted(ids)
 
     def _read(self, cursor: psycopg.Cursor[Any], session_id: str) -> AgentSessionSnapshot | None:
         cursor.execute(self._select, (session_key(type(self).__name__, session_id).encode(),))
