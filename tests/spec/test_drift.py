@@ -144,3 +144,50 @@ def test_budget_round_trips_with_nulls_for_unset_limits(budget: ContextBudget) -
         "trimOldReasoning",
     }
     assert from_json(ContextBudget, document) == budget
+
+
+def _without_defaults(document: Any, schema_name: str) -> Any:
+    """*document* with every top-level member that equals its schema default left out."""
+    schema: Any = load_schema(schema_name)
+    return {
+        key: value
+        for key, value in document.items()
+        if "default" not in schema["properties"][key]
+        or value != schema["properties"][key]["default"]
+    }
+
+
+@pytest.mark.parametrize("cls", RECORD_CLASSES, ids=lambda cls: cls.__name__)
+@given(data=st.data())
+def test_a_writer_may_omit_every_member_that_has_its_default(cls: type[Any], data: Any) -> None:
+    # JSON-15: the shorter document is the same document, for the schema and the converter.
+    record = data.draw(RECORDS[cls])
+    shorter = _without_defaults(to_json(record), SCHEMA_OF[cls])
+    assert violations(shorter, SCHEMA_OF[cls]) == ()
+    assert from_json(cls, shorter) == record
+    assert with_defaults(shorter, SCHEMA_OF[cls]) == to_json(record)
+
+
+def _not_nullable_defaults(cls: type[Any]) -> list[str]:
+    schema: Any = load_schema(SCHEMA_OF[cls])
+    return [
+        key
+        for key, member in schema["properties"].items()
+        if "default" in member and member["default"] is not None
+    ]
+
+
+@pytest.mark.parametrize("cls", RECORD_CLASSES, ids=lambda cls: cls.__name__)
+def test_null_is_refused_for_a_member_whose_default_is_not_null(cls: type[Any]) -> None:
+    # JSON-15: a writer omits such a member; null is not another way of writing its default.
+    required = {
+        f.name: RECORDS_EXAMPLE_VALUES[f.name]
+        for f in attrs.fields(cls)
+        if f.default is attrs.NOTHING
+    }
+    document = to_json(cls(**required))
+    for key in _not_nullable_defaults(cls):
+        written = {**document, key: None}
+        assert [v.path for v in violations(written, SCHEMA_OF[cls])] == [f"$.{key}"], key
+        with pytest.raises(SchemaValidationError):
+            from_json(cls, written)

@@ -275,3 +275,30 @@ def test_a_reference_to_another_file_is_followed_when_validating() -> None:
     assert [v.path for v in violations(broken, "context-projection")] == [
         "$.report.droppedItemCount"
     ]
+
+
+def _nullable(member: Any) -> bool:
+    if member is True:
+        return True
+    types = member.get("type", [])
+    choices = member.get("anyOf", [])
+    return "null" in (types if isinstance(types, list) else [types]) or {"type": "null"} in choices
+
+
+@pytest.mark.parametrize("name", ALL_SCHEMAS)
+def test_an_optional_member_that_may_be_null_defaults_to_null(name: str) -> None:
+    # JSON-15: so that a writer that writes null for an absent value (as many generated types
+    # do) and one that omits it write the same document.
+    for path, sub in _subschemas(load_schema(name)):
+        if not isinstance(sub.get("properties"), dict) or "type" not in sub:
+            continue
+        for key, member in sub["properties"].items():
+            if key not in sub.get("required", []) and member is not True and _nullable(member):
+                assert member.get("default", "absent") is None, f"{name} {path}.{key}"
+
+
+@pytest.mark.parametrize("name", RECORD_SCHEMAS)
+def test_every_optional_member_of_a_record_has_a_default(name: str) -> None:
+    schema: Any = load_schema(name)
+    optional = set(schema["properties"]) - set(schema["required"])
+    assert {key for key in optional if "default" not in schema["properties"][key]} == set()
