@@ -30,6 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RECORD_SCHEMAS = sorted(SCHEMA_OF.values())
 #: Schemas of documents that ctxpact.conformance writes, not records of ctxpact.spec.
 SUITE_SCHEMAS = ["conformance-report", "vectors"]
+#: Schemas of the runtime's events as JSON documents (SPEC.md EVT-14), for hosts.
+EVENT_SCHEMAS = ["agent-event", "event-error", "lifecycle-event"]
 ALL_SCHEMAS = sorted(schema_names())
 #: The harness protocol's messages (spec/HARNESS.md): one request and one response a command.
 HARNESS_MESSAGES = [
@@ -92,7 +94,7 @@ def test_every_record_has_a_schema_and_every_schema_a_purpose() -> None:
     # A schema is a record's, a suite document's, a harness message's, or a part that other
     # schemas refer to (a harness message's options, its scripted model, its outcomes).
     parts = set().union(*(_references(name) for name in ALL_SCHEMAS))
-    purposes = set(RECORD_SCHEMAS) | set(SUITE_SCHEMAS) | set(HARNESS_MESSAGES)
+    purposes = {*RECORD_SCHEMAS, *SUITE_SCHEMAS, *EVENT_SCHEMAS, *HARNESS_MESSAGES}
     assert set(ALL_SCHEMAS) - purposes <= parts
     assert {"harness/skipped-outcome", "harness/target-options"} <= parts - purposes
 
