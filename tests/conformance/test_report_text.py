@@ -80,7 +80,8 @@ def test_a_generated_counterexample_is_shown_once_as_json_without_internal_paths
     assert "Failing" not in text
     assert "Explanation" not in text
     assert SUITE not in text
-    assert text.count("counterexample") == 1
+    # Once as JSON; on a busy machine the shrink bound's note (SUITE-7) names it once more.
+    assert text.count("counterexample: ") == 1
     shown = text.split("counterexample: ", 1)[1].splitlines()[0]
     assert json.loads(shown) == failure.counterexample
 

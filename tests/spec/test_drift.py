@@ -168,6 +168,17 @@ def test_a_writer_may_omit_every_member_that_has_its_default(cls: type[Any], dat
     assert with_defaults(shorter, SCHEMA_OF[cls]) == to_json(record)
 
 
+@pytest.mark.parametrize("cls", RECORD_CLASSES, ids=lambda cls: cls.__name__)
+def test_the_examples_without_their_defaults_are_the_same_documents(cls: type[Any]) -> None:
+    # The explicit cases of the property above: every schema example, written shortest.
+    schema: Any = load_schema(SCHEMA_OF[cls])
+    for document in schema["examples"]:
+        record = from_json(cls, document)
+        shorter = _without_defaults(to_json(record), SCHEMA_OF[cls])
+        assert from_json(cls, shorter) == record
+        assert with_defaults(shorter, SCHEMA_OF[cls]) == to_json(record)
+
+
 def _not_nullable_defaults(cls: type[Any]) -> list[str]:
     schema: Any = load_schema(SCHEMA_OF[cls])
     return [
