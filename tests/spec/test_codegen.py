@@ -321,7 +321,9 @@ def test_go_types_read_and_write_back_every_document(exported: Path, tmp_path: P
     shutil.copy(TOOLS / "go" / "main.go", tmp_path / "main.go")
     (tmp_path / "go.mod").write_text("module roundtrip\n\ngo 1.19\n", encoding="utf-8")
     environment = {**os.environ, "GOFLAGS": "-mod=mod", "GOPROXY": "off", "GOWORK": "off"}
+    # A CI machine may run without HOME, where the Go toolchain keeps its caches by default.
     environment.setdefault("GOCACHE", str(tmp_path / "go-cache"))
+    environment.setdefault("GOPATH", str(tmp_path / "go-path"))
     build = ["go", "build", "-o", "roundtrip", "."]
     _timed(figures, "compile", lambda: _run(build, cwd=tmp_path, env=environment))
     done = _run([str(tmp_path / "roundtrip")], input=_requests())
