@@ -25,10 +25,16 @@ _REFERENCE = re.compile(r"\b([A-Z][A-Z0-9]*-\d+)\b")
 #: departures whose rules live in the clauses they cite, which are checked.
 NOT_CHECKABLE = {
     "CUT-6": "a SHOULD about running time; measured under bench/, never asserted",
+    "EVT-14": "the JSON form of events, for hosts, which no runtime operation returns; "
+    "tests/reference/session/test_event_documents.py checks the reference's event_document",
     "JSON-2": "makes the terms of §1.4 normative; the clauses using them are checked",
     "JSON-18": "rules of the Python binding for arguments of the wrong Python type, which a "
     "harness cannot receive (its proxies keep the rules themselves); "
     "tests/reference/test_public_surface.py checks them on the reference",
+    "JSON-19": "about the schema files themselves, not an implementation; "
+    "tests/spec/test_schemas.py checks every file against it",
+    "JSON-20": "how a reader of record documents reads an integer member; the schemas say it "
+    "for every validator, and tests/spec/test_records.py checks the Python converter",
     "PRJ-6": "defines the conformance levels that the claims select",
     "WIRE-1": (
         "defines ctxpact.spec.wire_problems, the oracle of the wire-valid checks (tests/spec "

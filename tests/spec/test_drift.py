@@ -21,39 +21,10 @@ from ctxpact.spec import (
     load_schema,
     to_json,
     violations,
+    with_defaults,
 )
 
 RECORD_CLASSES = sorted(SCHEMA_OF, key=lambda cls: cls.__name__)
-
-
-def _resolve(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
-    if "$ref" in schema:
-        return _resolve(root["$defs"][schema["$ref"].removeprefix("#/$defs/")], root)
-    return schema
-
-
-def with_defaults(document: Any, schema: dict[str, Any], root: dict[str, Any]) -> Any:
-    """Fill in every default the schema declares, recursively: what structuring implies."""
-    schema = _resolve(schema, root)
-    if "anyOf" in schema:
-        for choice in schema["anyOf"]:
-            option = _resolve(choice, root)
-            if option.get("type") == "null" and document is None:
-                return None
-            if "properties" in option and isinstance(document, dict):
-                return with_defaults(document, option, root)
-        return document
-    if isinstance(document, dict) and "properties" in schema:
-        filled = {}
-        for key, prop in schema["properties"].items():
-            if key in document:
-                filled[key] = with_defaults(document[key], prop, root)
-            elif "default" in prop:
-                filled[key] = with_defaults(copy.deepcopy(prop["default"]), prop, root)
-        return filled
-    if isinstance(document, list) and isinstance(schema.get("items"), dict):
-        return [with_defaults(member, schema["items"], root) for member in document]
-    return document
 
 
 @pytest.mark.parametrize("cls", RECORD_CLASSES, ids=lambda cls: cls.__name__)
@@ -132,7 +103,7 @@ def test_schema_examples_structure_and_round_trip(cls: type[Any]) -> None:
         original = copy.deepcopy(document)
         record = from_json(cls, document)
         assert document == original  # from_json never touches its input
-        assert to_json(record) == with_defaults(document, schema, schema)
+        assert to_json(record) == with_defaults(document, SCHEMA_OF[cls])
 
 
 def _mutations(document: dict[str, Any], schema: dict[str, Any]) -> list[tuple[str, Any]]:
@@ -173,3 +144,61 @@ def test_budget_round_trips_with_nulls_for_unset_limits(budget: ContextBudget) -
         "trimOldReasoning",
     }
     assert from_json(ContextBudget, document) == budget
+
+
+def _without_defaults(document: Any, schema_name: str) -> Any:
+    """*document* with every top-level member that equals its schema default left out."""
+    schema: Any = load_schema(schema_name)
+    return {
+        key: value
+        for key, value in document.items()
+        if "default" not in schema["properties"][key]
+        or value != schema["properties"][key]["default"]
+    }
+
+
+@pytest.mark.parametrize("cls", RECORD_CLASSES, ids=lambda cls: cls.__name__)
+@given(data=st.data())
+def test_a_writer_may_omit_every_member_that_has_its_default(cls: type[Any], data: Any) -> None:
+    # JSON-15: the shorter document is the same document, for the schema and the converter.
+    record = data.draw(RECORDS[cls])
+    shorter = _without_defaults(to_json(record), SCHEMA_OF[cls])
+    assert violations(shorter, SCHEMA_OF[cls]) == ()
+    assert from_json(cls, shorter) == record
+    assert with_defaults(shorter, SCHEMA_OF[cls]) == to_json(record)
+
+
+@pytest.mark.parametrize("cls", RECORD_CLASSES, ids=lambda cls: cls.__name__)
+def test_the_examples_without_their_defaults_are_the_same_documents(cls: type[Any]) -> None:
+    # The explicit cases of the property above: every schema example, written shortest.
+    schema: Any = load_schema(SCHEMA_OF[cls])
+    for document in schema["examples"]:
+        record = from_json(cls, document)
+        shorter = _without_defaults(to_json(record), SCHEMA_OF[cls])
+        assert from_json(cls, shorter) == record
+        assert with_defaults(shorter, SCHEMA_OF[cls]) == to_json(record)
+
+
+def _not_nullable_defaults(cls: type[Any]) -> list[str]:
+    schema: Any = load_schema(SCHEMA_OF[cls])
+    return [
+        key
+        for key, member in schema["properties"].items()
+        if "default" in member and member["default"] is not None
+    ]
+
+
+@pytest.mark.parametrize("cls", RECORD_CLASSES, ids=lambda cls: cls.__name__)
+def test_null_is_refused_for_a_member_whose_default_is_not_null(cls: type[Any]) -> None:
+    # JSON-15: a writer omits such a member; null is not another way of writing its default.
+    required = {
+        f.name: RECORDS_EXAMPLE_VALUES[f.name]
+        for f in attrs.fields(cls)
+        if f.default is attrs.NOTHING
+    }
+    document = to_json(cls(**required))
+    for key in _not_nullable_defaults(cls):
+        written = {**document, key: None}
+        assert [v.path for v in violations(written, SCHEMA_OF[cls])] == [f"$.{key}"], key
+        with pytest.raises(SchemaValidationError):
+            from_json(cls, written)

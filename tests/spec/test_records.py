@@ -211,32 +211,62 @@ def test_session_snapshot_needs_a_session_id() -> None:
 
 
 @pytest.mark.parametrize(
-    ("document", "path"),
+    ("document", "expected"),
     [
-        ({"maxItems": 1.0}, "$.maxItems"),
-        ({"pinnedPrefixItems": 2.0}, "$.pinnedPrefixItems"),
+        ({"maxItems": 1.0}, ContextBudget(max_items=1)),
+        (
+            {"pinnedPrefixItems": 2.0, "maxApproxChars": 3e2},
+            ContextBudget(pinned_prefix_items=2, max_approx_chars=300),
+        ),
+        ({"maxRecentToolResults": 1e20}, ContextBudget(max_recent_tool_results=10**20)),
     ],
 )
-def test_from_json_keeps_integers_and_floats_apart(document: dict[str, object], path: str) -> None:
-    # JSON-5: 1 and 1.0 are different values; a count written 1.0 is refused, not coerced.
+def test_a_whole_number_is_an_integer_however_it_is_written(
+    document: dict[str, object], expected: ContextBudget
+) -> None:
+    # JSON-20: JSON Schema's rule, which needs only the parsed value; to_json writes 1, not 1.0.
+    budget = from_json(ContextBudget, document)
+    assert budget == expected
+    assert all(
+        type(value) is int for value in to_json(budget).values() if value not in (None, False)
+    )
+
+
+@pytest.mark.parametrize(
+    ("document", "path"),
+    [
+        ({"maxItems": 1.5}, "$.maxItems"),
+        ({"maxItems": "1"}, "$.maxItems"),
+        ({"maxItems": True}, "$.maxItems"),
+        ({"pinnedPrefixItems": False}, "$.pinnedPrefixItems"),
+        ({"trimOldReasoning": 1}, "$.trimOldReasoning"),
+    ],
+)
+def test_a_number_that_is_not_whole_a_string_or_a_boolean_is_refused(
+    document: dict[str, object], path: str
+) -> None:
     with pytest.raises(SchemaValidationError) as raised:
         from_json(ContextBudget, document)
     assert [v.path for v in raised.value.violations] == [path]
-    assert "Expected an integer but got" in str(raised.value)
 
 
-def test_a_float_count_inside_a_nested_record_is_named_by_its_path() -> None:
+def test_a_whole_float_count_inside_a_nested_record_is_read_as_an_integer() -> None:
     report = {
         "sourceItemCount": 2.0,
         "projectedItemCount": 0,
-        "droppedItemCount": 0,
+        "droppedItemCount": 2,
         "sourceApproxChars": 0,
         "projectedApproxChars": 0,
-        "itemLimitApplied": False,
+        "itemLimitApplied": True,
         "characterLimitApplied": False,
+        "droppedIndices": [0.0, 1],
     }
+    projection = from_json(ContextProjection, {"items": [], "report": report})
+    assert projection.report.source_item_count == 2
+    assert projection.report.dropped_indices == (0, 1)
+    assert type(projection.report.dropped_indices[0]) is int
     with pytest.raises(SchemaValidationError) as raised:
-        from_json(ContextProjection, {"items": [], "report": report})
+        from_json(ContextProjection, {"items": [], "report": {**report, "sourceItemCount": 2.5}})
     assert [v.path for v in raised.value.violations] == ["$.report.sourceItemCount"]
 
 

@@ -52,7 +52,15 @@ from ctxpact.conformance.harness import (
     harness_targets,
 )
 from ctxpact.conformance.vectors import export_vectors
-from ctxpact.spec import ContextBudget, SchemaValidationError, from_json, load_schema, schema_names
+from ctxpact.spec import (
+    SCHEMA_VERSION,
+    ContextBudget,
+    JsonObject,
+    SchemaValidationError,
+    from_json,
+    load_schema,
+    schema_names,
+)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -428,6 +436,56 @@ def _check(arguments: argparse.Namespace) -> int:
     return EXIT_OK if all(report.ok for report in reports) else EXIT_FAILED
 
 
+#: The file ``ctxpact schemas export`` writes beside the schemas: one entry point that refers
+#: to every schema file, for code generators that read one schema (JSON-19).
+INDEX_FILE = "index.schema.json"
+
+#: How to generate faithful types from an exported directory; ``schemas export --help`` shows
+#: it, and tests/spec/test_codegen.py runs these commands (tools/codegen pins the versions).
+CODEGEN_EPILOG = """\
+Code generators, run on DIR (each gets the flags it needs to be faithful):
+
+  TypeScript, json-schema-to-typescript 16 (one module, each record declared once):
+    json2ts --cwd DIR -i DIR/index.schema.json -o ctxpact.ts
+  Go, quicktype 26 (one package; compile with the Go toolchain):
+    quicktype -s schema -l go --package ctxpact -o ctxpact/ctxpact.go \\
+      DIR/index.schema.json
+    Given the index rather than the files one by one, quicktype declares each record
+    once. Not --omit-empty: it would leave out an empty droppedIndices, which is not an
+    absent one (RPT-8). Decode with json.Decoder.UseNumber(), so that the numbers in
+    items keep their value. Known limits: a Go string cannot hold a lone surrogate, and
+    a choice between objects becomes one struct, so a skipped or errored answer to a
+    command whose result may be null, and a scripted model's error answer, are written
+    with the other choice's members as null beside them.
+  Python, datamodel-code-generator 0.89 with Pydantic v2 (one package of modules):
+    datamodel-codegen --input DIR --input-file-type jsonschema \\
+      --output ctxpact_models --output-model-type pydantic_v2.BaseModel \\
+      --use-title-as-name --strict-nullable --strict-types str int float bool
+    --strict-nullable keeps null out of members whose default is not null,
+    --strict-types stops "5" and true from being read as integers. Read documents
+    with json.loads and Model.model_validate (Pydantic's own JSON parser refuses a
+    lone surrogate) and write them with model_dump(mode="json", exclude_unset=True).
+
+DIR/index.schema.json is not a document: it refers to every schema file, so that a
+generator given that one file reaches every record by the same $id.
+"""
+
+
+def _schema_index() -> JsonObject:
+    """The index written beside the exported schemas: one member per schema, by name."""
+    index: JsonObject = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://ctxpact.dev/schemas/{SCHEMA_VERSION}/{INDEX_FILE}",
+        "title": "CtxpactDocuments",
+        "description": "Not a document: one schema that refers to every ctxpact schema, by "
+        "name, so that a code generator given this one file declares each record once.",
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {name: {"$ref": f"{name}.schema.json"} for name in schema_names()},
+    }
+    return index
+
+
 def _export_schemas(arguments: argparse.Namespace) -> int:
     directory: Path = arguments.directory
     directory.mkdir(parents=True, exist_ok=True)
@@ -437,7 +495,10 @@ def _export_schemas(arguments: argparse.Namespace) -> int:
         path.write_text(
             json.dumps(load_schema(name), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
         )
-    sys.stdout.write(f"wrote {len(schema_names())} schemas to {directory}\n")
+    (directory / INDEX_FILE).write_text(
+        json.dumps(_schema_index(), indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    sys.stdout.write(f"wrote {len(schema_names())} schemas and {INDEX_FILE} to {directory}\n")
     return EXIT_OK
 
 
@@ -620,7 +681,14 @@ def parser() -> argparse.ArgumentParser:
 
     schemas = commands.add_parser("schemas", help="the JSON Schemas")
     schemas_commands = schemas.add_subparsers(dest="action", required=True)
-    export = schemas_commands.add_parser("export", help="write every schema into DIR")
+    export = schemas_commands.add_parser(
+        "export",
+        help="write every schema into DIR",
+        description="Write every JSON Schema into DIR (harness messages under DIR/harness/), "
+        f"and {INDEX_FILE}, which refers to them all.",
+        epilog=CODEGEN_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     export.add_argument("directory", type=Path, metavar="DIR")
     export.set_defaults(run=_export_schemas)
 

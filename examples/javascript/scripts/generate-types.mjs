@@ -35,35 +35,6 @@ function banner(file) {
   ].join('\n');
 }
 
-// Keywords that only annotate: a schema made of nothing else accepts every JSON value.
-const ANNOTATIONS = new Set(['title', 'description', '$comment', 'examples', 'deprecated', 'readOnly', 'writeOnly']);
-const SUBSCHEMA = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties'];
-const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
-const SUBSCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-
-/**
- * Mark every annotation-only subschema (such as an item, which may be any JSON value) with
- * json-schema-to-typescript's `tsType: 'unknown'`: the generator would otherwise declare such
- * a schema as an object type. Changes `schema` in place.
- * @param {unknown} schema
- */
-function markAnyValue(schema) {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return;
-  const node = /** @type {Record<string, any>} */ (schema);
-  const keys = Object.keys(node);
-  if (keys.length > 0 && keys.every((key) => ANNOTATIONS.has(key))) {
-    node.tsType = 'unknown';
-    return;
-  }
-  for (const key of SUBSCHEMA) markAnyValue(node[key]);
-  for (const key of SUBSCHEMA_MAPS) {
-    if (node[key] && typeof node[key] === 'object') Object.values(node[key]).forEach(markAnyValue);
-  }
-  for (const key of SUBSCHEMA_LISTS) {
-    if (Array.isArray(node[key])) node[key].forEach(markAnyValue);
-  }
-}
-
 /**
  * The schema files to generate from, as paths relative to schemas/ (the records in schemas/,
  * the harness protocol messages in schemas/harness/), sorted.
@@ -93,7 +64,6 @@ export async function generateTypes(outDir) {
   for (const file of await schemaFiles()) {
     const schemaPath = path.join(SCHEMAS_DIR, file);
     const schema = JSON.parse(await readFile(schemaPath, 'utf8'));
-    markAnyValue(schema);
     const declarations = await compile(schema, schema.title ?? file, {
       bannerComment: banner(file),
       cwd: path.dirname(schemaPath),

@@ -71,8 +71,6 @@ export interface CompactResult {
 export interface MemorySnapshot {
   /**
    * The memory's items, oldest first.
-   *
-   * Items: One memory item: any JSON value. Structure-aware rules look only at JSON objects (messages, tool results, reasoning items); other values pass through unchanged (JSON-1).
    */
   items?: unknown[];
   /**

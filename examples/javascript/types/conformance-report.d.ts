@@ -8,25 +8,31 @@
  * The machine-readable report of one `ctxpact check` run: a header, the implementations checked, one record per check and implementation, and a footer with totals.
  */
 export interface ConformanceReport {
-  header: Header;
+  /**
+   * What ran: suite, spec and schema versions, profile and seed.
+   */
+  header: ReportHeader;
   /**
    * The implementations checked, in run order.
    */
-  implementations: Implementation[];
+  implementations: ReportImplementation[];
   /**
    * One record per check and implementation.
    */
-  results: Result[];
+  results: ReportResult[];
   /**
    * The checks an interrupted run did not run (SUITE-9), in run order; empty for a complete run.
    */
-  notRun?: NotRun[];
-  footer: Footer;
+  notRun?: ReportNotRun[];
+  /**
+   * Totals over all results.
+   */
+  footer: ReportFooter;
 }
 /**
- * What ran: suite, spec and schema versions, profile and seed.
+ * What ran.
  */
-export interface Header {
+export interface ReportHeader {
   /**
    * Always ctxpact.
    */
@@ -55,7 +61,7 @@ export interface Header {
 /**
  * One implementation that was checked.
  */
-export interface Implementation {
+export interface ReportImplementation {
   /**
    * The implementation's name, e.g. its import path.
    */
@@ -85,9 +91,9 @@ export interface Implementation {
   version: string;
 }
 /**
- * One check's outcome for one implementation.
+ * One check's outcome for one implementation; its counterexample is, for a failure, the shrunk input that shows it (any JSON value), and null otherwise.
  */
-export interface Result {
+export interface ReportResult {
   /**
    * The name of the implementation checked.
    */
@@ -116,9 +122,6 @@ export interface Result {
    * Why it failed, was skipped or errored; empty on a pass.
    */
   message: string;
-  /**
-   * For a failure, the shrunk input that shows it, as JSON; null otherwise.
-   */
   counterexample: unknown;
   /**
    * For a failure, the one clause that broke when the check knows it (one of clauses); null otherwise.
@@ -127,29 +130,23 @@ export interface Result {
   /**
    * For a failure, what the implementation returned beside what the clause expected, when the check says; null otherwise.
    */
-  mismatch?: null | Mismatch;
+  mismatch?: null | ReportMismatch;
   /**
    * For an exception the implementation raised or an interrupted example, its own frame as path:line in function: source; null otherwise.
    */
   location?: string | null;
 }
 /**
- * What the implementation returned and what the broken clause expected, as JSON values.
+ * What the implementation returned and what the broken clause expected: returned and expected are JSON values of any kind.
  */
-export interface Mismatch {
-  /**
-   * What the implementation returned (JSON).
-   */
+export interface ReportMismatch {
   returned: unknown;
-  /**
-   * What the clause expected (JSON).
-   */
   expected: unknown;
 }
 /**
  * One check an interrupted run did not run.
  */
-export interface NotRun {
+export interface ReportNotRun {
   /**
    * The name of the implementation.
    */
@@ -160,9 +157,9 @@ export interface NotRun {
   checkId: string;
 }
 /**
- * Totals over all results.
+ * Totals.
  */
-export interface Footer {
+export interface ReportFooter {
   /**
    * Number of results.
    */

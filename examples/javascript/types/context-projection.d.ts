@@ -10,14 +10,15 @@
 export interface ContextProjection {
   /**
    * The projected items, in their original order.
-   *
-   * Items: One memory item: any JSON value. Structure-aware rules look only at JSON objects (messages, tool results, reasoning items); other values pass through unchanged (JSON-1).
    */
   items: unknown[];
+  /**
+   * What the projection kept and dropped.
+   */
   report: ContextReport;
 }
 /**
- * What the projection kept and dropped.
+ * What a projection kept and what it dropped (RPT).
  */
 export interface ContextReport {
   /**

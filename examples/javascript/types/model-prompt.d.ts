@@ -18,8 +18,6 @@ export interface ModelPrompt {
   systemPrompt: string | null;
   /**
    * The prompt's items.
-   *
-   * Items: One memory item: any JSON value. Structure-aware rules look only at JSON objects (messages, tool results, reasoning items); other values pass through unchanged (JSON-1).
    */
   items: unknown[];
 }

@@ -14,8 +14,6 @@ export interface ModelResult {
   outputText?: string | null;
   /**
    * Items to append to memory (assistant messages, tool-call messages, reasoning).
-   *
-   * Items: One memory item: any JSON value. Structure-aware rules look only at JSON objects (messages, tool results, reasoning items); other values pass through unchanged (JSON-1).
    */
   memoryItems?: unknown[];
   /**

@@ -12,6 +12,9 @@ export interface AgentSessionSnapshot {
    * The session's id: not blank, so at least one character above U+0020 (SES-17).
    */
   sessionId: string;
+  /**
+   * The session memory's snapshot.
+   */
   memory?: MemorySnapshot;
   /**
    * The last compaction's result, manual or automatic, or null.
@@ -19,13 +22,11 @@ export interface AgentSessionSnapshot {
   compactResult?: CompactResult | null;
 }
 /**
- * The session memory's snapshot.
+ * An agent memory's state: its raw items (without the summary message) and its summary (MEM).
  */
 export interface MemorySnapshot {
   /**
    * The memory's items, oldest first.
-   *
-   * Items: One memory item: any JSON value. Structure-aware rules look only at JSON objects (messages, tool results, reasoning items); other values pass through unchanged (JSON-1).
    */
   items?: unknown[];
   /**
@@ -40,7 +41,7 @@ export interface CompactResult {
   /**
    * The memory after compaction, or null when the policy produced none.
    */
-  memory?: MemorySnapshot1 | null;
+  memory?: MemorySnapshot | null;
   /**
    * The summary text written into the new memory.
    */
@@ -93,21 +94,6 @@ export interface CompactResult {
    * The projection report of a projector-based policy, or null.
    */
   contextReport?: ContextReport | null;
-}
-/**
- * An agent memory's state: its raw items (without the summary message) and its summary (MEM).
- */
-export interface MemorySnapshot1 {
-  /**
-   * The memory's items, oldest first.
-   *
-   * Items: One memory item: any JSON value. Structure-aware rules look only at JSON objects (messages, tool results, reasoning items); other values pass through unchanged (JSON-1).
-   */
-  items?: unknown[];
-  /**
-   * The memory's summary, or null when it has none.
-   */
-  summary?: string | null;
 }
 /**
  * What a projection kept and what it dropped (RPT).

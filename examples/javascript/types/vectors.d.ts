@@ -31,12 +31,12 @@ export interface VectorFile {
    *
    * @minItems 1
    */
-  cases: [Case, ...Case[]];
+  cases: [VectorCase, ...VectorCase[]];
 }
 /**
- * One vector.
+ * One vector: its input and expected output are JSON values whose shape the file's operation gives.
  */
-export interface Case {
+export interface VectorCase {
   /**
    * Stable id, unique across all files, e.g. project.pinned-prefix-and-tail.
    */
@@ -59,12 +59,6 @@ export interface Case {
    * Optional features the case needs; an implementation without them skips it.
    */
   features?: ('tier1' | 'tier2')[];
-  /**
-   * The operation's input (see the operation).
-   */
   input: unknown;
-  /**
-   * The operation's expected output (see the operation).
-   */
   expected: unknown;
 }

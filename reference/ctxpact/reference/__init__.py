@@ -80,6 +80,7 @@ from ctxpact.reference.session import (
     SessionStore,
     SqliteSessionStore,
     Tool,
+    event_document,
     in_memory_factory,
     session_file_stem,
 )
@@ -137,6 +138,7 @@ __all__ = [
     "checked_items",
     "checked_snapshot",
     "checked_text",
+    "event_document",
     "extract_file_operations",
     "find_turn_boundary_cut",
     "in_memory_factory",

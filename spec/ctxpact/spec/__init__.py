@@ -63,7 +63,15 @@ from ctxpact.spec._records import (
     StructuredSummary,
     ToolCall,
 )
-from ctxpact.spec._schemas import json_path, load_schema, schema_names, validate, violations
+from ctxpact.spec._schemas import (
+    json_path,
+    load_schema,
+    schema_id,
+    schema_names,
+    validate,
+    violations,
+    with_defaults,
+)
 from ctxpact.spec._version import SCHEMA_VERSION, SPEC_VERSION
 from ctxpact.spec._wire import PROVIDERS, WireProblem, WireProblemError, wire_problems
 
@@ -125,6 +133,7 @@ __all__ = [
     "json_path",
     "load_schema",
     "pairing",
+    "schema_id",
     "schema_names",
     "to_json",
     "tool_calls",
@@ -132,4 +141,5 @@ __all__ = [
     "validate",
     "violations",
     "wire_problems",
+    "with_defaults",
 ]

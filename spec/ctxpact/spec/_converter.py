@@ -80,9 +80,11 @@ def _overrides(cls: type[Any]) -> dict[str, Any]:
     return overrides
 
 
-def _strict_int(value: object, _: object) -> int:
-    # JSON Schema's "integer" admits 1.0, but ctxpact keeps 1 and 1.0 apart (JSON-5): a
-    # count or a limit must arrive as an integer token, not be coerced from a float.
+def _whole_int(value: object, _: object) -> int:
+    # JSON-20: an integer member is a whole number however it was written, as JSON Schema's
+    # "integer" says: 5.0 is read as 5 (and written back as 5); 5.5, "5" and true are refused.
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"Expected an integer but got {value!r}")
     return value
@@ -109,7 +111,7 @@ def _violations(error: cattrs.BaseValidationError) -> list[Violation]:
 def _make_converter() -> cattrs.Converter:
     converter = cattrs.Converter(forbid_extra_keys=True)
     converter.register_structure_hook(bool, _strict_bool)
-    converter.register_structure_hook(int, _strict_int)
+    converter.register_structure_hook(int, _whole_int)
 
     def structure_factory(cls: type[Any]) -> Any:  # noqa: ANN401 - cattrs hook type
         return make_dict_structure_fn(cls, converter, **_overrides(cls))
@@ -162,7 +164,7 @@ def from_json(cls: type[T], data: object) -> T:
     try:
         return converter.structure(document, cls)
     except cattrs.BaseValidationError as error:
-        # What the schema cannot say (an integer written as 1.0, JSON-5), the converter does.
+        # What the schema does not say (a record's field types), the converter does.
         raise SchemaValidationError(_violations(error), schema=schema) from error
     except InvalidValueError as error:
         # A record's own rule that the schema does not express.

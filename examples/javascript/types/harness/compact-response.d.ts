@@ -5,21 +5,27 @@
  */
 
 /**
- * The answer to compact. Besides seq, exactly one of result, skipped and errored.
+ * The answer to compact: exactly one of a result, a skip (skipped-outcome) and an error (errored-outcome), each with the request's seq, echoed unchanged.
  */
-export interface CompactResponse {
-  /**
-   * The seq of the request answered, echoed unchanged.
-   */
+export type CompactResponse = CompactResultOutcome | SkippedOutcome | ErroredOutcome;
+
+/**
+ * The answer to compact when it succeeded: the request's seq (any JSON value, echoed unchanged) and the result.
+ */
+export interface CompactResultOutcome {
   seq: unknown;
-  result?: Compacted;
-  skipped?: Skipped;
-  errored?: Errored;
+  /**
+   * The policy's result and the prompts the scripted model received.
+   */
+  result: Compacted;
 }
 /**
- * The policy's result and the prompts the scripted model received.
+ * What a compaction produced, and what the policy asked the model.
  */
 export interface Compacted {
+  /**
+   * The policy's result.
+   */
   result: CompactResult;
   /**
    * Every prompt the scripted model received, in order, including one that found the script used up.
@@ -27,7 +33,7 @@ export interface Compacted {
   prompts: ModelPrompt[];
 }
 /**
- * The policy's result.
+ * What a compaction produced: the new memory, its summary and the structured fields (CMP).
  */
 export interface CompactResult {
   /**
@@ -93,8 +99,6 @@ export interface CompactResult {
 export interface MemorySnapshot {
   /**
    * The memory's items, oldest first.
-   *
-   * Items: One memory item: any JSON value. Structure-aware rules look only at JSON objects (messages, tool results, reasoning items); other values pass through unchanged (JSON-1).
    */
   items?: unknown[];
   /**
@@ -161,13 +165,18 @@ export interface ModelPrompt {
   systemPrompt: string | null;
   /**
    * The prompt's items.
-   *
-   * Items: One memory item: any JSON value. Structure-aware rules look only at JSON objects (messages, tool results, reasoning items); other values pass through unchanged (JSON-1).
    */
   items: unknown[];
 }
 /**
- * The harness does not implement the request.
+ * The answer to any request the harness does not implement: the request's seq (any JSON value, echoed unchanged) and why; the suite reports the check as skipped.
+ */
+export interface SkippedOutcome {
+  seq: unknown;
+  skipped: Skipped;
+}
+/**
+ * The harness does not implement this request; the suite reports the check as skipped.
  */
 export interface Skipped {
   /**
@@ -176,7 +185,14 @@ export interface Skipped {
   reason: string;
 }
 /**
- * The operation raised an error inside the harness.
+ * The answer to a request whose operation raised an error inside the harness: the request's seq (any JSON value, echoed unchanged) and the error; the suite reports the check as errored.
+ */
+export interface ErroredOutcome {
+  seq: unknown;
+  errored: Errored;
+}
+/**
+ * The operation raised an error inside the harness; the suite reports the check as errored.
  */
 export interface Errored {
   /**
@@ -184,7 +200,7 @@ export interface Errored {
    */
   message: string;
   /**
-   * The implementation's stack trace, or null (absent: null).
+   * The implementation's stack trace, or null.
    */
   traceback?: string | null;
 }

@@ -5,12 +5,9 @@
  */
 
 /**
- * Call one method of a agent memory created by memory_new.
+ * Call one method of a agent memory created by memory_new. The request's id (seq) is any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
  */
 export interface MemoryCallRequest {
-  /**
-   * The request's id: any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
-   */
   seq: unknown;
   /**
    * The command: memory_call.
@@ -35,8 +32,6 @@ export interface MemoryCallRequest {
     | 'restore';
   /**
    * The method's arguments, in order.
-   *
-   * Items: One argument: a JSON value.
    */
   args: unknown[];
 }

@@ -5,12 +5,9 @@
  */
 
 /**
- * Create a fresh, empty agent memory of a agent-memory target; the harness keeps it under a new handle until memory_drop.
+ * Create a fresh, empty agent memory of a agent-memory target; the harness keeps it under a new handle until memory_drop. The request's id (seq) is any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
  */
 export interface MemoryNewRequest {
-  /**
-   * The request's id: any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
-   */
   seq: unknown;
   /**
    * The command: memory_new.

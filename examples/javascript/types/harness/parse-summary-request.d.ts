@@ -5,12 +5,9 @@
  */
 
 /**
- * Parse a summarizer model's output with a summary-parser target (PRS-n).
+ * Parse a summarizer model's output with a summary-parser target (PRS-n). The request's id (seq) is any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
  */
 export interface ParseSummaryRequest {
-  /**
-   * The request's id: any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
-   */
   seq: unknown;
   /**
    * The command: parse_summary.

@@ -5,19 +5,22 @@
  */
 
 /**
- * The answer to parse_summary. Besides seq, exactly one of result, skipped and errored.
+ * The answer to parse_summary: exactly one of a result, a skip (skipped-outcome) and an error (errored-outcome), each with the request's seq, echoed unchanged.
  */
-export interface ParseSummaryResponse {
-  /**
-   * The seq of the request answered, echoed unchanged.
-   */
+export type ParseSummaryResponse = ParseSummaryResultOutcome | SkippedOutcome | ErroredOutcome;
+
+/**
+ * The answer to parse_summary when it succeeded: the request's seq (any JSON value, echoed unchanged) and the result.
+ */
+export interface ParseSummaryResultOutcome {
   seq: unknown;
-  result?: StructuredSummary;
-  skipped?: Skipped;
-  errored?: Errored;
+  /**
+   * The parsed summary.
+   */
+  result: StructuredSummary;
 }
 /**
- * The parsed summary.
+ * What the forgiving parser read from a summarizer model's output (PRS).
  */
 export interface StructuredSummary {
   /**
@@ -66,7 +69,14 @@ export interface StructuredSummary {
   text?: string;
 }
 /**
- * The harness does not implement the request.
+ * The answer to any request the harness does not implement: the request's seq (any JSON value, echoed unchanged) and why; the suite reports the check as skipped.
+ */
+export interface SkippedOutcome {
+  seq: unknown;
+  skipped: Skipped;
+}
+/**
+ * The harness does not implement this request; the suite reports the check as skipped.
  */
 export interface Skipped {
   /**
@@ -75,7 +85,14 @@ export interface Skipped {
   reason: string;
 }
 /**
- * The operation raised an error inside the harness.
+ * The answer to a request whose operation raised an error inside the harness: the request's seq (any JSON value, echoed unchanged) and the error; the suite reports the check as errored.
+ */
+export interface ErroredOutcome {
+  seq: unknown;
+  errored: Errored;
+}
+/**
+ * The operation raised an error inside the harness; the suite reports the check as errored.
  */
 export interface Errored {
   /**
@@ -83,7 +100,7 @@ export interface Errored {
    */
   message: string;
   /**
-   * The implementation's stack trace, or null (absent: null).
+   * The implementation's stack trace, or null.
    */
   traceback?: string | null;
 }

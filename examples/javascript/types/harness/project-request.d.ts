@@ -5,12 +5,9 @@
  */
 
 /**
- * Project items under a budget with a projector target (PRJ-n).
+ * Project items under a budget with a projector target (PRJ-n). The request's id (seq) is any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
  */
 export interface ProjectRequest {
-  /**
-   * The request's id: any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
-   */
   seq: unknown;
   /**
    * The command: project.
@@ -22,8 +19,6 @@ export interface ProjectRequest {
   target: string;
   /**
    * The items to project, oldest first.
-   *
-   * Items: One memory item: any JSON value (JSON-1).
    */
   items: unknown[];
   /**

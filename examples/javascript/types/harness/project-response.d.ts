@@ -5,31 +5,35 @@
  */
 
 /**
- * The answer to project. Besides seq, exactly one of result, skipped and errored.
+ * The answer to project: exactly one of a result, a skip (skipped-outcome) and an error (errored-outcome), each with the request's seq, echoed unchanged.
  */
-export interface ProjectResponse {
-  /**
-   * The seq of the request answered, echoed unchanged.
-   */
+export type ProjectResponse = ProjectResultOutcome | SkippedOutcome | ErroredOutcome;
+
+/**
+ * The answer to project when it succeeded: the request's seq (any JSON value, echoed unchanged) and the result.
+ */
+export interface ProjectResultOutcome {
   seq: unknown;
-  result?: ContextProjection;
-  skipped?: Skipped;
-  errored?: Errored;
+  /**
+   * The projection.
+   */
+  result: ContextProjection;
 }
 /**
- * The projection.
+ * The items one turn's prompt carries and the report of how they were chosen (PRJ).
  */
 export interface ContextProjection {
   /**
    * The projected items, in their original order.
-   *
-   * Items: One memory item: any JSON value. Structure-aware rules look only at JSON objects (messages, tool results, reasoning items); other values pass through unchanged (JSON-1).
    */
   items: unknown[];
+  /**
+   * What the projection kept and dropped.
+   */
   report: ContextReport;
 }
 /**
- * What the projection kept and dropped.
+ * What a projection kept and what it dropped (RPT).
  */
 export interface ContextReport {
   /**
@@ -74,7 +78,14 @@ export interface ContextReport {
   clearedIndices?: number[] | null;
 }
 /**
- * The harness does not implement the request.
+ * The answer to any request the harness does not implement: the request's seq (any JSON value, echoed unchanged) and why; the suite reports the check as skipped.
+ */
+export interface SkippedOutcome {
+  seq: unknown;
+  skipped: Skipped;
+}
+/**
+ * The harness does not implement this request; the suite reports the check as skipped.
  */
 export interface Skipped {
   /**
@@ -83,7 +94,14 @@ export interface Skipped {
   reason: string;
 }
 /**
- * The operation raised an error inside the harness.
+ * The answer to a request whose operation raised an error inside the harness: the request's seq (any JSON value, echoed unchanged) and the error; the suite reports the check as errored.
+ */
+export interface ErroredOutcome {
+  seq: unknown;
+  errored: Errored;
+}
+/**
+ * The operation raised an error inside the harness; the suite reports the check as errored.
  */
 export interface Errored {
   /**
@@ -91,7 +109,7 @@ export interface Errored {
    */
   message: string;
   /**
-   * The implementation's stack trace, or null (absent: null).
+   * The implementation's stack trace, or null.
    */
   traceback?: string | null;
 }

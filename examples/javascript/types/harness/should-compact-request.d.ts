@@ -5,12 +5,9 @@
  */
 
 /**
- * Ask a compact-policy target whether it would compact a memory in this state (CMP-n).
+ * Ask a compact-policy target whether it would compact a memory in this state (CMP-n). The request's id (seq) is any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
  */
 export interface ShouldCompactRequest {
-  /**
-   * The request's id: any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
-   */
   seq: unknown;
   /**
    * The command: should_compact.
@@ -20,11 +17,17 @@ export interface ShouldCompactRequest {
    * The name of one of the targets the harness declared in its start response.
    */
   target: string;
+  /**
+   * The policy's kind and parameters: the target's options from the start response, unchanged.
+   */
   policy: TargetOptions;
+  /**
+   * The memory to judge or compact.
+   */
   snapshot: MemorySnapshot;
 }
 /**
- * The policy's kind and parameters: the target's options from the start response, unchanged.
+ * What the suite needs to know about a target beyond its claims; for a compact policy, also the policy's kind and parameters, which every should_compact and compact request passes back as its policy.
  */
 export interface TargetOptions {
   /**
@@ -35,13 +38,16 @@ export interface TargetOptions {
    * An llm policy's keep-recent count: it compacts above this many items and keeps as many recent ones.
    */
   maxItems?: number;
+  /**
+   * A structured policy's budget.
+   */
   budget?: ContextBudget;
   /**
-   * false for a projector that does not apply Tier-1 and Tier-2 (DefaultContextProjector); absent: true.
+   * false for a projector that does not apply Tier-1 and Tier-2 (DefaultContextProjector).
    */
   tiers?: boolean;
   /**
-   * true for a projector whose exact algorithm is PairSafeContextProjector's (SPEC §5.5); absent: false.
+   * true for a projector whose exact algorithm is PairSafeContextProjector's (SPEC §5.5).
    */
   pairSafe?: boolean;
   /**
@@ -55,7 +61,7 @@ export interface TargetOptions {
   ];
 }
 /**
- * A structured policy's budget.
+ * How much one turn's prompt may carry, and which projection tiers are on (BUD). Absent or null limits mean no limit.
  */
 export interface ContextBudget {
   /**
@@ -80,13 +86,11 @@ export interface ContextBudget {
   trimOldReasoning?: boolean;
 }
 /**
- * The memory to judge or compact.
+ * An agent memory's state: its raw items (without the summary message) and its summary (MEM).
  */
 export interface MemorySnapshot {
   /**
    * The memory's items, oldest first.
-   *
-   * Items: One memory item: any JSON value. Structure-aware rules look only at JSON objects (messages, tool results, reasoning items); other values pass through unchanged (JSON-1).
    */
   items?: unknown[];
   /**

@@ -5,22 +5,29 @@
  */
 
 /**
- * The answer to should_compact. Besides seq, exactly one of result, skipped and errored.
+ * The answer to should_compact: exactly one of a result, a skip (skipped-outcome) and an error (errored-outcome), each with the request's seq, echoed unchanged.
  */
-export interface ShouldCompactResponse {
-  /**
-   * The seq of the request answered, echoed unchanged.
-   */
+export type ShouldCompactResponse = ShouldCompactResultOutcome | SkippedOutcome | ErroredOutcome;
+
+/**
+ * The answer to should_compact when it succeeded: the request's seq (any JSON value, echoed unchanged) and the result.
+ */
+export interface ShouldCompactResultOutcome {
   seq: unknown;
   /**
    * Whether the policy would compact now.
    */
-  result?: boolean;
-  skipped?: Skipped;
-  errored?: Errored;
+  result: boolean;
 }
 /**
- * The harness does not implement the request.
+ * The answer to any request the harness does not implement: the request's seq (any JSON value, echoed unchanged) and why; the suite reports the check as skipped.
+ */
+export interface SkippedOutcome {
+  seq: unknown;
+  skipped: Skipped;
+}
+/**
+ * The harness does not implement this request; the suite reports the check as skipped.
  */
 export interface Skipped {
   /**
@@ -29,7 +36,14 @@ export interface Skipped {
   reason: string;
 }
 /**
- * The operation raised an error inside the harness.
+ * The answer to a request whose operation raised an error inside the harness: the request's seq (any JSON value, echoed unchanged) and the error; the suite reports the check as errored.
+ */
+export interface ErroredOutcome {
+  seq: unknown;
+  errored: Errored;
+}
+/**
+ * The operation raised an error inside the harness; the suite reports the check as errored.
  */
 export interface Errored {
   /**
@@ -37,7 +51,7 @@ export interface Errored {
    */
   message: string;
   /**
-   * The implementation's stack trace, or null (absent: null).
+   * The implementation's stack trace, or null.
    */
   traceback?: string | null;
 }

@@ -5,12 +5,9 @@
  */
 
 /**
- * The first request: the suite's protocol version. The harness answers with its implementation's metadata and targets.
+ * The first request: the suite's protocol version. The harness answers with its implementation's metadata and targets. The request's id (seq) is any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
  */
 export interface StartRequest {
-  /**
-   * The request's id: any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
-   */
   seq: unknown;
   /**
    * The command: start.

@@ -5,29 +5,35 @@
  */
 
 /**
- * The answer to start: the protocol version the harness speaks and what it implements. Besides seq, exactly one of result, skipped and errored.
+ * The answer to start (the protocol version the harness speaks and what it implements): exactly one of a result, a skip (skipped-outcome) and an error (errored-outcome), each with the request's seq, echoed unchanged.
  */
-export interface StartResponse {
-  /**
-   * The seq of the request answered, echoed unchanged.
-   */
+export type StartResponse = StartResultOutcome | SkippedOutcome | ErroredOutcome;
+
+/**
+ * The answer to start when it succeeded: the request's seq (any JSON value, echoed unchanged) and the result.
+ */
+export interface StartResultOutcome {
   seq: unknown;
-  result?: Started;
-  skipped?: Skipped;
-  errored?: Errored;
+  /**
+   * The protocol version and the implementation.
+   */
+  result: Started;
 }
 /**
- * The protocol version and the implementation.
+ * The protocol version and the implementation behind the harness.
  */
 export interface Started {
   /**
    * The protocol version the harness speaks; the suite stops unless it is the one it sent (1).
    */
   version: number;
+  /**
+   * What is being checked.
+   */
   implementation: Implementation;
 }
 /**
- * What is being checked.
+ * The implementation behind the harness; the report shows it.
  */
 export interface Implementation {
   /**
@@ -72,10 +78,13 @@ export interface Target {
     'generic' | 'pair-integrity' | 'wire-valid' | 'exact' | 'llm-summary',
     ...('generic' | 'pair-integrity' | 'wire-valid' | 'exact' | 'llm-summary')[]
   ];
+  /**
+   * What the checks need to know about it.
+   */
   options?: TargetOptions;
 }
 /**
- * What the checks need to know about it (absent: {}).
+ * What the suite needs to know about a target beyond its claims; for a compact policy, also the policy's kind and parameters, which every should_compact and compact request passes back as its policy.
  */
 export interface TargetOptions {
   /**
@@ -86,13 +95,16 @@ export interface TargetOptions {
    * An llm policy's keep-recent count: it compacts above this many items and keeps as many recent ones.
    */
   maxItems?: number;
+  /**
+   * A structured policy's budget.
+   */
   budget?: ContextBudget;
   /**
-   * false for a projector that does not apply Tier-1 and Tier-2 (DefaultContextProjector); absent: true.
+   * false for a projector that does not apply Tier-1 and Tier-2 (DefaultContextProjector).
    */
   tiers?: boolean;
   /**
-   * true for a projector whose exact algorithm is PairSafeContextProjector's (SPEC §5.5); absent: false.
+   * true for a projector whose exact algorithm is PairSafeContextProjector's (SPEC §5.5).
    */
   pairSafe?: boolean;
   /**
@@ -106,7 +118,7 @@ export interface TargetOptions {
   ];
 }
 /**
- * A structured policy's budget.
+ * How much one turn's prompt may carry, and which projection tiers are on (BUD). Absent or null limits mean no limit.
  */
 export interface ContextBudget {
   /**
@@ -131,7 +143,14 @@ export interface ContextBudget {
   trimOldReasoning?: boolean;
 }
 /**
- * The harness does not implement the request.
+ * The answer to any request the harness does not implement: the request's seq (any JSON value, echoed unchanged) and why; the suite reports the check as skipped.
+ */
+export interface SkippedOutcome {
+  seq: unknown;
+  skipped: Skipped;
+}
+/**
+ * The harness does not implement this request; the suite reports the check as skipped.
  */
 export interface Skipped {
   /**
@@ -140,7 +159,14 @@ export interface Skipped {
   reason: string;
 }
 /**
- * The operation raised an error inside the harness.
+ * The answer to a request whose operation raised an error inside the harness: the request's seq (any JSON value, echoed unchanged) and the error; the suite reports the check as errored.
+ */
+export interface ErroredOutcome {
+  seq: unknown;
+  errored: Errored;
+}
+/**
+ * The operation raised an error inside the harness; the suite reports the check as errored.
  */
 export interface Errored {
   /**
@@ -148,7 +174,7 @@ export interface Errored {
    */
   message: string;
   /**
-   * The implementation's stack trace, or null (absent: null).
+   * The implementation's stack trace, or null.
    */
   traceback?: string | null;
 }

@@ -5,12 +5,9 @@
  */
 
 /**
- * The last request: the harness answers, then exits with status 0.
+ * The last request: the harness answers, then exits with status 0. The request's id (seq) is any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
  */
 export interface StopRequest {
-  /**
-   * The request's id: any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
-   */
   seq: unknown;
   /**
    * The command: stop.

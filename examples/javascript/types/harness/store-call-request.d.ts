@@ -5,12 +5,9 @@
  */
 
 /**
- * Call one method of a session store created by store_new.
+ * Call one method of a session store created by store_new. The request's id (seq) is any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
  */
 export interface StoreCallRequest {
-  /**
-   * The request's id: any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
-   */
   seq: unknown;
   /**
    * The command: store_call.
@@ -26,8 +23,6 @@ export interface StoreCallRequest {
   method: 'save' | 'load' | 'delete' | 'session_ids';
   /**
    * The method's arguments, in order.
-   *
-   * Items: One argument: a JSON value.
    */
   args: unknown[];
 }

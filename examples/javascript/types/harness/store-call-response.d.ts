@@ -5,22 +5,26 @@
  */
 
 /**
- * The answer to store_call. Besides seq, exactly one of result, skipped and errored.
+ * The answer to store_call: exactly one of a result, a skip (skipped-outcome) and an error (errored-outcome), each with the request's seq, echoed unchanged.
  */
-export interface StoreCallResponse {
-  /**
-   * The seq of the request answered, echoed unchanged.
-   */
+export type StoreCallResponse = StoreCallResultOutcome | SkippedOutcome | ErroredOutcome;
+
+/**
+ * The answer to store_call when it succeeded: the request's seq (any JSON value, echoed unchanged) and the method's result, any JSON value (null for a method that returns nothing; see the request's method).
+ */
+export interface StoreCallResultOutcome {
   seq: unknown;
-  /**
-   * The method's result as JSON (null for a method that returns nothing); see the request's method.
-   */
-  result?: unknown;
-  skipped?: Skipped;
-  errored?: Errored;
+  result: unknown;
 }
 /**
- * The harness does not implement the request.
+ * The answer to any request the harness does not implement: the request's seq (any JSON value, echoed unchanged) and why; the suite reports the check as skipped.
+ */
+export interface SkippedOutcome {
+  seq: unknown;
+  skipped: Skipped;
+}
+/**
+ * The harness does not implement this request; the suite reports the check as skipped.
  */
 export interface Skipped {
   /**
@@ -29,7 +33,14 @@ export interface Skipped {
   reason: string;
 }
 /**
- * The operation raised an error inside the harness.
+ * The answer to a request whose operation raised an error inside the harness: the request's seq (any JSON value, echoed unchanged) and the error; the suite reports the check as errored.
+ */
+export interface ErroredOutcome {
+  seq: unknown;
+  errored: Errored;
+}
+/**
+ * The operation raised an error inside the harness; the suite reports the check as errored.
  */
 export interface Errored {
   /**
@@ -37,7 +48,7 @@ export interface Errored {
    */
   message: string;
   /**
-   * The implementation's stack trace, or null (absent: null).
+   * The implementation's stack trace, or null.
    */
   traceback?: string | null;
 }

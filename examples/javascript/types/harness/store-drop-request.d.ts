@@ -5,12 +5,9 @@
  */
 
 /**
- * Forget the object behind a handle; the suite never uses the handle again.
+ * Forget the object behind a handle; the suite never uses the handle again. The request's id (seq) is any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
  */
 export interface StoreDropRequest {
-  /**
-   * The request's id: any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
-   */
   seq: unknown;
   /**
    * The command: store_drop.

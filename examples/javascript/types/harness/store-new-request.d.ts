@@ -5,12 +5,9 @@
  */
 
 /**
- * Create a fresh, empty session store of a session-store target; the harness keeps it under a new handle until store_drop.
+ * Create a fresh, empty session store of a session-store target; the harness keeps it under a new handle until store_drop. The request's id (seq) is any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
  */
 export interface StoreNewRequest {
-  /**
-   * The request's id: any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
-   */
   seq: unknown;
   /**
    * The command: store_new.

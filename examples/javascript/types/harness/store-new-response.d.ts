@@ -5,19 +5,22 @@
  */
 
 /**
- * The answer to store_new. Besides seq, exactly one of result, skipped and errored.
+ * The answer to store_new: exactly one of a result, a skip (skipped-outcome) and an error (errored-outcome), each with the request's seq, echoed unchanged.
  */
-export interface StoreNewResponse {
-  /**
-   * The seq of the request answered, echoed unchanged.
-   */
+export type StoreNewResponse = StoreNewResultOutcome | SkippedOutcome | ErroredOutcome;
+
+/**
+ * The answer to store_new when it succeeded: the request's seq (any JSON value, echoed unchanged) and the result.
+ */
+export interface StoreNewResultOutcome {
   seq: unknown;
-  result?: Created;
-  skipped?: Skipped;
-  errored?: Errored;
+  /**
+   * The new object's handle.
+   */
+  result: Created;
 }
 /**
- * The new object's handle.
+ * A handle naming an object that lives in the harness.
  */
 export interface Created {
   /**
@@ -26,7 +29,14 @@ export interface Created {
   handle: string;
 }
 /**
- * The harness does not implement the request.
+ * The answer to any request the harness does not implement: the request's seq (any JSON value, echoed unchanged) and why; the suite reports the check as skipped.
+ */
+export interface SkippedOutcome {
+  seq: unknown;
+  skipped: Skipped;
+}
+/**
+ * The harness does not implement this request; the suite reports the check as skipped.
  */
 export interface Skipped {
   /**
@@ -35,7 +45,14 @@ export interface Skipped {
   reason: string;
 }
 /**
- * The operation raised an error inside the harness.
+ * The answer to a request whose operation raised an error inside the harness: the request's seq (any JSON value, echoed unchanged) and the error; the suite reports the check as errored.
+ */
+export interface ErroredOutcome {
+  seq: unknown;
+  errored: Errored;
+}
+/**
+ * The operation raised an error inside the harness; the suite reports the check as errored.
  */
 export interface Errored {
   /**
@@ -43,7 +60,7 @@ export interface Errored {
    */
   message: string;
   /**
-   * The implementation's stack trace, or null (absent: null).
+   * The implementation's stack trace, or null.
    */
   traceback?: string | null;
 }

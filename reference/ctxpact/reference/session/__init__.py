@@ -46,6 +46,7 @@ from ctxpact.reference.session._events import (
     LifecycleEvent,
     LifecycleEventType,
     LifecycleHook,
+    event_document,
 )
 from ctxpact.reference.session._file_store import (
     STALE_TEMPORARY_SECONDS,
@@ -115,6 +116,7 @@ __all__ = [
     "SessionStore",
     "SqliteSessionStore",
     "Tool",
+    "event_document",
     "in_memory_factory",
     "session_file_stem",
     "session_id_of_stem",

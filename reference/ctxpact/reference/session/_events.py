@@ -12,6 +12,7 @@ from collections.abc import Callable
 from attrs import frozen
 
 from ctxpact.reference.session._copies import detached
+from ctxpact.spec import SCHEMA_OF, JsonObject, JsonValue, copy_json, to_json
 
 #: The message of a ``MEMORY_COMPRESS`` event that reports a compaction (auto or manual).
 COMPACTED_MESSAGE = "compacted"
@@ -94,6 +95,37 @@ class LifecycleEvent:
     step: int | None
     payload: object = None
     session_id: str
+
+
+def _payload_document(payload: object) -> JsonValue:
+    if type(payload) in SCHEMA_OF:
+        return to_json(payload)
+    if isinstance(payload, BaseException):
+        return {"error": type(payload).__name__, "message": str(payload)}
+    # Anything else an event carries is a JSON value already: a text, the user's input.
+    return copy_json(payload, "$.payload")
+
+
+def event_document(event: AgentEvent | LifecycleEvent) -> JsonObject:
+    """*event* as the JSON document a host persists or forwards (EVT-14).
+
+    A document of ``agent-event.schema.json`` or ``lifecycle-event.schema.json``: the type's
+    upper-case name, the message, the step, the session id and the payload as JSON, a record
+    as its document and an exception as an ``EventError`` document
+    (``{"error": "RuntimeError", "message": "disk full"}``).
+
+    Raises:
+        SchemaValidationError: if the payload is neither a record, an exception nor a JSON
+            value, naming its path.
+
+    """
+    return {
+        "type": event.type.value,
+        "message": event.message,
+        "step": event.step,
+        "payload": _payload_document(event.payload),
+        "sessionId": event.session_id,
+    }
 
 
 #: A function that receives every :class:`AgentEvent`.

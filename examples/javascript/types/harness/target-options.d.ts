@@ -1,0 +1,65 @@
+/* eslint-disable */
+/**
+ * Generated from schemas/harness/target-options.schema.json by json-schema-to-typescript
+ * (examples/javascript/scripts/generate-types.mjs). Do not edit: run `npm run types`.
+ */
+
+/**
+ * What the suite needs to know about a target beyond its claims; for a compact policy, also the policy's kind and parameters, which every should_compact and compact request passes back as its policy.
+ */
+export interface TargetOptions {
+  /**
+   * A compact policy's kind: llm (summarizes with a model, LLM-n clauses) or structured (StructuredSummaryCompactPolicy rules, no model).
+   */
+  kind?: 'llm' | 'structured';
+  /**
+   * An llm policy's keep-recent count: it compacts above this many items and keeps as many recent ones.
+   */
+  maxItems?: number;
+  /**
+   * A structured policy's budget.
+   */
+  budget?: ContextBudget;
+  /**
+   * false for a projector that does not apply Tier-1 and Tier-2 (DefaultContextProjector).
+   */
+  tiers?: boolean;
+  /**
+   * true for a projector whose exact algorithm is PairSafeContextProjector's (SPEC §5.5).
+   */
+  pairSafe?: boolean;
+  /**
+   * The providers a wire-valid claim is made for (SPEC §1.6, WIRE-18); required with that claim.
+   *
+   * @minItems 1
+   */
+  providers?: [
+    'openai-responses' | 'openai-chat' | 'anthropic',
+    ...('openai-responses' | 'openai-chat' | 'anthropic')[]
+  ];
+}
+/**
+ * How much one turn's prompt may carry, and which projection tiers are on (BUD). Absent or null limits mean no limit.
+ */
+export interface ContextBudget {
+  /**
+   * Most items the projection may keep; null or absent: no item limit.
+   */
+  maxItems?: number | null;
+  /**
+   * Most approximate characters (SIZE) the projection aims for; null or absent: no character limit.
+   */
+  maxApproxChars?: number | null;
+  /**
+   * Number of leading items protected as the pinned prefix.
+   */
+  pinnedPrefixItems?: number;
+  /**
+   * Tier-1 keep-N: how many of the newest tool results keep their output; null or absent: Tier-1 off.
+   */
+  maxRecentToolResults?: number | null;
+  /**
+   * Tier-2 switch: clear reasoning items before the last user message.
+   */
+  trimOldReasoning?: boolean;
+}
