@@ -1695,6 +1695,32 @@ class NewestUnitNoteWithoutCount(PairSafePerturbed):
         return _with_report(projection, notes=tuple(notes))
 
 
+# -- state across calls ------------------------------------------------------------------
+
+
+@wrong(
+    "projector.stateless",
+    "PRJ-4",
+    reason="differs from a fresh projector's projection",
+    claims=frozenset({Claim.GENERIC}),
+)
+class RemembersTheLastCall:
+    """Returns its last projection again when handed the same list and budget objects."""
+
+    only = True
+
+    def __init__(self) -> None:
+        self._base = TypeAwareContextProjector()
+        self._last: tuple[Items, Budget, ContextProjection] | None = None
+
+    def project(self, items: Items, budget: Budget) -> ContextProjection:
+        if self._last is not None and self._last[0] is items and self._last[1] is budget:
+            return self._last[2]
+        projection = self._base.project(items, budget)
+        self._last = (items, budget, projection)
+        return projection
+
+
 #: Clauses cited by projector checks that no wrong projector can break, and why.
 EXEMPT: dict[str, str] = {
     "PRJ-2": "a projector is handed no memory; what it is handed is covered by PRJ-3",
