@@ -1695,6 +1695,28 @@ class NewestUnitNoteWithoutCount(PairSafePerturbed):
         return _with_report(projection, notes=tuple(notes))
 
 
+# -- edge values of the generic report and placeholders ------------------------------------
+
+
+@wrong(
+    "projector.order-preserving",
+    "PRJ-8",
+    reason="the replacement has call_id but the source has no string call_id",
+    claims=frozenset({Claim.GENERIC}),
+)
+class PlaceholderKeepsAnyCallId(Perturbed):
+    """Copies a tool result's call_id onto its placeholder whatever its type (7 stays 7)."""
+
+    only = True
+
+    def each(self, source: JsonValue, output: JsonValue) -> JsonValue:
+        if _replaced(source, output) and isinstance(source, dict) and isinstance(output, dict):
+            call_id = source.get("call_id")
+            if "call_id" in source and not isinstance(call_id, str):
+                return {**output, "call_id": call_id}
+        return output
+
+
 # -- state across calls ------------------------------------------------------------------
 
 

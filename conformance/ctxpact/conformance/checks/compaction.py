@@ -21,7 +21,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from attrs import frozen
+from attrs import evolve, frozen
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
@@ -343,6 +343,7 @@ def summary_kept(context: CheckContext) -> Callable[[], None]:
     @example(snapshot=MemorySnapshot(items=_PAIRED, summary="earlier"), answer=PLAIN_ANSWER)
     @example(snapshot=MemorySnapshot(items=_SINGLE_TURN), answer=PLAIN_ANSWER)
     @example(snapshot=MemorySnapshot(items=(), summary="only a summary"), answer=PLAIN_ANSWER)
+    @example(snapshot=MemorySnapshot(items=_PAIRED, summary=" \n "), answer=PLAIN_ANSWER)
     def test(snapshot: MemorySnapshot, answer: ModelAnswer) -> None:
         result = _compacted(context, snapshot, answer)
         memory = result.memory
@@ -1036,6 +1037,7 @@ def llm_prompt(context: CheckContext) -> Callable[[], None]:
 
     @given(snapshot=llm_snapshots(max_items), answer=successful_answers() | failing_answers())
     @example(snapshot=_WORKED, answer=PLAIN_ANSWER)
+    @example(snapshot=evolve(_WORKED, summary="\t \n"), answer=PLAIN_ANSWER)
     @example(
         snapshot=MemorySnapshot(
             items=_FILES_TURN, summary="Earlier.\n\n## Files Read\n- /src/a.py"
@@ -1813,6 +1815,7 @@ def structured_differential(context: CheckContext) -> Callable[[], None]:
     @example(
         items=["goal", "done", "pending", "decision", "recent", "x"], summary="previous summary"
     )
+    @example(items=["a", "b", "c", "d", "e", "f"], summary=" \n\t")
     @example(
         items=["a", "b"],
         summary=f"{COMPACT_SUMMARY_MARKER}\n{EXISTING_SUMMARY_LINE}\nkeep me\n"

@@ -539,6 +539,7 @@ def differential(context: CheckContext) -> Callable[[], None]:
     @example(text='{"goal":"  G  ","completed":" one ","errors":[" e "]}')
     @example(text='{"goal" : "spaced" , "pending" : [ "p" ] }')
     @example(text='{"goal": "日本", "pending": ["é", "😀"]}')
+    @example(text=json.dumps('{"goal": "inside a JSON string"}'))
     def test(text: str) -> None:
         context.record(text=text)
         expected = parse_structured_summary(text)

@@ -191,9 +191,11 @@ def _compaction(snapshot: MemorySnapshot, keep: int | None, index: int) -> Compa
     if keep is None:
         return CompactResult(summary=summary, pending=("memory left as it was",))
     kept = snapshot.items[len(snapshot.items) - min(keep, len(snapshot.items)) :]
+    # The summary reported differs from the memory's (a policy breaking CMP-16): the memory
+    # becomes `memory`, summary included (RUN-11 (e)), and the result is kept as it is.
     return CompactResult(
         memory=MemorySnapshot(items=kept, summary=summary),
-        summary=summary,
+        summary=f"{summary}, as reported",
         completed=(f"{len(snapshot.items) - len(kept)} items summarized",),
     )
 

@@ -361,6 +361,7 @@ def round_trip(context: CheckContext) -> Callable[[], None]:
 
     @given(snapshot=sessions | session_snapshots)
     @example(snapshot=FULL_SESSION)
+    @example(snapshot=AgentSessionSnapshot(session_id=" a\tb ", memory=MemorySnapshot(summary=" ")))
     @example(snapshot=AgentSessionSnapshot(session_id="s", memory=MemorySnapshot(summary="")))
     @example(
         snapshot=AgentSessionSnapshot(session_id="d", memory=MemorySnapshot(items=(nested(),)))
