@@ -117,6 +117,8 @@ _FILES_TURN = (
     assistant("b"),
     assistant("c"),
 )
+#: The transcripts above, for the suite's own test that no check's examples are shared state.
+EXAMPLE_TRANSCRIPTS = (_PAIRED, _SINGLE_TURN, _FILES_TURN)
 _WORKED = MemorySnapshot(
     items=tuple(user(text) for text in ("one", "two", "three", "four", "five")),
     summary="Pending: [add tests]; Decisions: [use JWT]",
