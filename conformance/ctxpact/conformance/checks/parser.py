@@ -612,15 +612,16 @@ _PATHOLOGICAL: dict[str, Callable[[int], str]] = {
 #: the cap is reached.
 _FIRST_LENGTH = 1_000
 _LENGTH_CAP = 64_000
-_TIME_FLOOR = 0.05
+_TIME_FLOOR = 0.1
 #: At the largest length, a parse quicker than this is linear enough whatever the ratio:
 #: timer noise dominates, and no quadratic scan of 64,000 characters is so quick.
 _NEGLIGIBLE = 0.01
-#: The growth of the CPU time over an eightfold growth of the input: about 8 when linear,
-#: about 64 when quadratic. Generous for a loaded 2-core machine (CPU time, not wall time,
-#: and the best of several runs), tight enough that no quadratic scan passes.
-_GROWTH = 8
-_RATIO_BOUND = 20.0
+#: The growth of the CPU time over a sixteenfold growth of the input: about 16 when linear,
+#: about 256 when quadratic. Twice the linear growth is generous for a loaded 2-core machine
+#: (CPU time, not wall time, and the best of three runs), and tight enough that a scan whose
+#: quadratic part is as costly as its linear part at the largest length fails.
+_GROWTH = 16
+_RATIO_BOUND = 32.0
 
 
 def _cpu_seconds(parse: Callable[[str], object], text: str, *, tries: int = 1) -> float:
