@@ -1699,6 +1699,27 @@ class NewestUnitNoteWithoutCount(PairSafePerturbed):
 
 
 @wrong(
+    "projector.report",
+    "PRJ-12",
+    reason="a limit flag is true but no item was dropped",
+    claims=frozenset({Claim.GENERIC}),
+)
+class ItemFlagAtTheLimit(Perturbed):
+    """Sets itemLimitApplied when the list holds maxItems items or more: one too early."""
+
+    only = True
+
+    def after(
+        self, items: Items, budget: Budget, projection: ContextProjection
+    ) -> ContextProjection:
+        limit = None if budget is None else budget.max_items
+        flag = limit is not None and len(items) >= limit
+        return _with_report(
+            projection, item_limit_applied=flag or projection.report.item_limit_applied
+        )
+
+
+@wrong(
     "projector.order-preserving",
     "PRJ-8",
     reason="the replacement has call_id but the source has no string call_id",
