@@ -15,6 +15,8 @@ from ctxpact.conformance import (
     profile_settings,
     reference_targets,
 )
+from ctxpact.conformance._context import as_json
+from ctxpact.conformance.strategies import EDGE_EXEMPT, EDGE_TERMS, EDGES, Edge
 from ctxpact.spec import SPEC_VERSION
 
 SPEC = Path(__file__).resolve().parents[2] / "spec" / "SPEC.md"
@@ -178,3 +180,66 @@ def test_every_clause_about_the_suite_is_cited_by_a_test_of_the_suite(clause: st
     pattern = re.compile(rf"\b{re.escape(clause)}\b")
     citing = [path.name for path in tests.glob("test_*.py") if pattern.search(path.read_text())]
     assert citing, f"no test of the suite cites {clause}"
+
+
+# -- the edge inventory (ctxpact.conformance.strategies.EDGES) -----------------------------
+
+
+def _names_an_edge() -> list[str]:
+    return sorted(
+        clause
+        for clause, text in clauses().items()
+        if EDGE_TERMS.search(text)
+        and clause not in NOT_CHECKABLE
+        and not clause.startswith(("DIF-", SUITE_PREFIX))
+    )
+
+
+@pytest.mark.parametrize("clause", _names_an_edge())
+def test_every_clause_that_names_an_edge_has_a_row_in_the_inventory(clause: str) -> None:
+    rows = [edge for edge in EDGES if edge.clause == clause]
+    assert rows or clause in EDGE_EXEMPT, (
+        f"{clause} names an edge value but the edge inventory has no row for it: add one "
+        "(its strategy and the check whose explicit example pins it) to "
+        "ctxpact/conformance/strategies/_edges.py"
+    )
+
+
+def test_the_edge_exemptions_are_current() -> None:
+    assert EDGE_EXEMPT.keys() <= set(_names_an_edge())
+    assert not EDGE_EXEMPT.keys() & {edge.clause for edge in EDGES}
+
+
+def _pinned(edge: Edge) -> bool:
+    """Whether *edge*'s check carries an explicit example holding the edge (or is plain)."""
+    (check,) = [found for found in ALL_CHECKS if found.id == edge.check]
+    for test in _built(check):
+        if not hasattr(test, "hypothesis"):
+            if edge.reached is None:
+                return True  # a plain test: the same in every profile
+            continue
+        examples = getattr(test, "hypothesis_explicit_examples", ())
+        if edge.reached is not None and any(
+            edge.reached(as_json(example.kwargs)) for example in examples
+        ):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("edge", EDGES, ids=lambda edge: f"{edge.clause}-{edge.check}")
+def test_every_edge_is_pinned_by_an_explicit_example_of_a_check_citing_its_clause(
+    edge: Edge,
+) -> None:
+    checks = {check.id: check for check in ALL_CHECKS}
+    assert edge.check in checks, f"{edge.check} is no check"
+    assert edge.clause in checks[edge.check].clauses, f"{edge.check} does not cite {edge.clause}"
+    assert _pinned(edge), (
+        f"no explicit example of {edge.check} reaches {edge.edge} ({edge.clause}): generated "
+        "data may reach it in one profile and miss it in another"
+    )
+
+
+def test_the_edge_predicates_tell_an_edge_from_its_absence() -> None:
+    # Each predicate can be false: on a plain example without any edge, none is reached.
+    plain = as_json({"case": [["a"], {"maxItems": None}], "text": "x", "summary": "s"})
+    assert not [edge.edge for edge in EDGES if edge.reached is not None and edge.reached(plain)]

@@ -841,6 +841,22 @@ class RefusesOrphans(Reassembled):
         return super().compact(snapshot)
 
 
+class NumbersItsCompactions:
+    """Counts the compactions it ran and lists the count among the completed work (CMP-20)."""
+
+    def __init__(self, budget: ContextBudget) -> None:
+        self._policy = StructuredSummaryCompactPolicy(budget)
+        self.runs = 0
+
+    def should_compact(self, snapshot: MemorySnapshot) -> bool:
+        return self._policy.should_compact(snapshot)
+
+    def compact(self, snapshot: MemorySnapshot) -> CompactResult:
+        self.runs += 1
+        result = self._policy.compact(snapshot)
+        return evolve(result, completed=(*result.completed, f"compaction {self.runs}"))
+
+
 # -- the zoo --------------------------------------------------------------------------------------
 
 
@@ -867,6 +883,15 @@ def _structured(cls: type[StructuredSummaryCompactPolicy]) -> Callable[[ModelCli
 
 
 ZOO = (
+    Wrong(
+        name="numbers-its-compactions",
+        breaks="CMP-20",
+        check_id="compaction.stateless",
+        reason="compact after earlier calls differs from a fresh policy's",
+        factory=lambda _: NumbersItsCompactions(BUDGET),
+        claims=GENERIC_CLAIMS,
+        only=True,
+    ),
     Wrong(
         name="should-compact-mutates",
         breaks="CMP-1",
@@ -1452,6 +1477,7 @@ def test_every_new_generic_and_pair_check_has_a_member_only_it_catches() -> None
         "compaction.summary",
         "compaction.context-report",
         "compaction.should-compact-empty",
+        "compaction.stateless",
         "compaction.pair-integrity",
         "compaction.wire-valid",
     }

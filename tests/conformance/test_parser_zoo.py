@@ -305,6 +305,15 @@ def text_with_spaces(text: str) -> StructuredSummary:
     return evolve(result, text=json.dumps(json.loads(result.text)))
 
 
+def counts_closers_at_every_opener(text: str) -> StructuredSummary:
+    """Asks, at every ``{``, whether a ``}`` follows by counting them all: quadratic (PRS-1)."""
+    trimmed = text.strip(_TRIM)
+    start = trimmed.find("{")
+    while start != -1 and trimmed.count("}", start) > 0:
+        start = trimmed.find("{", start + 1)
+    return parse(text)
+
+
 @frozen(kw_only=True)
 class Wrong:
     """A wrong parser, the clause it breaks, the check that must say so and a phrase it says."""
@@ -492,7 +501,16 @@ ZOO = (
         reason="parse-summary.nan-is-not-json",
         parser=accepts_nan,
     ),
+    Wrong(
+        name="counts-closers-at-every-opener",
+        breaks="PRS-1",
+        check_id="parser.linear-time",
+        reason="(PRS-1: the running time is linear in the input",
+        parser=counts_closers_at_every_opener,
+    ),
 )
+#: Members of checks added for the suite's power (issue 12) that no other check may catch.
+ONLY_ITS_CHECK = frozenset({"counts-closers-at-every-opener"})
 
 #: Clauses the parser checks cite that no wrong parser can break, with the reason.
 NO_ZOO_MEMBER: dict[str, str] = {}
@@ -508,6 +526,20 @@ def test_the_intended_check_fails_the_wrong_parser_for_its_reason(wrong: Wrong) 
     )
     assert result.outcome is Outcome.FAIL, (result.outcome, result.message)
     assert wrong.reason in finding(result.message), result.message
+
+
+@pytest.mark.parametrize(
+    "wrong", [w for w in ZOO if w.name in ONLY_ITS_CHECK], ids=lambda wrong: wrong.name
+)
+def test_no_other_check_catches_the_member(wrong: Wrong) -> None:
+    failed = [
+        check.id
+        for check in parser.CHECKS
+        if check.id != wrong.check_id
+        and run_check(check, factory=lambda: wrong.parser, claims=CLAIMS, settings=QUICK).outcome
+        is not Outcome.PASS
+    ]
+    assert not failed, failed
 
 
 def test_every_zoo_member_names_a_clause_its_check_cites() -> None:

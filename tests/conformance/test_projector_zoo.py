@@ -1695,6 +1695,75 @@ class NewestUnitNoteWithoutCount(PairSafePerturbed):
         return _with_report(projection, notes=tuple(notes))
 
 
+# -- edge values of the generic report and placeholders ------------------------------------
+
+
+@wrong(
+    "projector.report",
+    "PRJ-12",
+    reason="a limit flag is true but no item was dropped",
+    claims=frozenset({Claim.GENERIC}),
+)
+class ItemFlagAtTheLimit(Perturbed):
+    """Sets itemLimitApplied when the list holds maxItems items or more: one too early."""
+
+    only = True
+
+    def after(
+        self, items: Items, budget: Budget, projection: ContextProjection
+    ) -> ContextProjection:
+        limit = None if budget is None else budget.max_items
+        flag = limit is not None and len(items) >= limit
+        return _with_report(
+            projection, item_limit_applied=flag or projection.report.item_limit_applied
+        )
+
+
+@wrong(
+    "projector.order-preserving",
+    "PRJ-8",
+    reason="the replacement has call_id but the source has no string call_id",
+    claims=frozenset({Claim.GENERIC}),
+)
+class PlaceholderKeepsAnyCallId(Perturbed):
+    """Copies a tool result's call_id onto its placeholder whatever its type (7 stays 7)."""
+
+    only = True
+
+    def each(self, source: JsonValue, output: JsonValue) -> JsonValue:
+        if _replaced(source, output) and isinstance(source, dict) and isinstance(output, dict):
+            call_id = source.get("call_id")
+            if "call_id" in source and not isinstance(call_id, str):
+                return {**output, "call_id": call_id}
+        return output
+
+
+# -- state across calls ------------------------------------------------------------------
+
+
+@wrong(
+    "projector.stateless",
+    "PRJ-4",
+    reason="differs from a fresh projector's projection",
+    claims=frozenset({Claim.GENERIC}),
+)
+class RemembersTheLastCall:
+    """Returns its last projection again when handed the same list and budget objects."""
+
+    only = True
+
+    def __init__(self) -> None:
+        self._base = TypeAwareContextProjector()
+        self._last: tuple[Items, Budget, ContextProjection] | None = None
+
+    def project(self, items: Items, budget: Budget) -> ContextProjection:
+        if self._last is not None and self._last[0] is items and self._last[1] is budget:
+            return self._last[2]
+        projection = self._base.project(items, budget)
+        self._last = (items, budget, projection)
+        return projection
+
+
 #: Clauses cited by projector checks that no wrong projector can break, and why.
 EXEMPT: dict[str, str] = {
     "PRJ-2": "a projector is handed no memory; what it is handed is covered by PRJ-3",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import pytest
@@ -24,7 +25,9 @@ from ctxpact.conformance import (
 from ctxpact.conformance._registry import check
 from ctxpact.conformance._target import TargetError
 from ctxpact.conformance.checks import checks_for
+from ctxpact.conformance.checks import compaction as compaction_checks
 from ctxpact.conformance.harness._errors import HarnessCrashedError, HarnessSkippedError
+from ctxpact.spec import CompactResult, MemorySnapshot
 
 QUICK = profile_settings("quick")
 
@@ -265,3 +268,34 @@ def test_the_counterexample_belongs_to_the_failure_reported() -> None:
         assert value < 0, (reported, shown)
     else:
         assert value > 1000, (reported, shown)
+
+
+class MarksWhatItSees:
+    """A policy that marks every item it is shown: it changes its input in place (CMP-1)."""
+
+    def should_compact(self, snapshot: MemorySnapshot) -> bool:
+        for item in snapshot.items:
+            if isinstance(item, dict):
+                item["seen"] = True
+        return False
+
+    def compact(self, snapshot: MemorySnapshot) -> CompactResult:
+        self.should_compact(snapshot)
+        return CompactResult()
+
+
+def test_an_implementation_that_changes_its_input_leaves_later_checks_examples_alone() -> None:
+    # SUITE-12: the explicit examples of the compaction checks share their transcripts; a
+    # policy that marks them used to change them for every check that ran after it.
+    shared = compaction_checks.EXAMPLE_TRANSCRIPTS
+    before = json.dumps(shared)
+    (pure,) = [c for c in compaction_checks.CHECKS if c.id == "compaction.should-compact-pure"]
+    result = run_check(
+        pure,
+        factory=lambda *_: MarksWhatItSees(),
+        claims=frozenset({Claim.GENERIC}),
+        settings=QUICK,
+    )
+    assert result.outcome is Outcome.FAIL, result.message
+    assert "should_compact changed the snapshot" in result.message
+    assert json.dumps(shared) == before

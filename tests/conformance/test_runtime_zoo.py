@@ -12,6 +12,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
+from unittest import mock
 
 import pytest
 from attrs import evolve, frozen
@@ -40,6 +41,7 @@ from ctxpact.conformance._runtime import (
 )
 from ctxpact.reference.projection import DefaultContextProjector
 from ctxpact.reference.session import (
+    AUTO_COMPACT_MESSAGE,
     COMPACT_FAILED_MESSAGE,
     CONTEXT_PROJECTION_MESSAGE,
     MAX_STEPS_MESSAGE,
@@ -48,10 +50,12 @@ from ctxpact.reference.session import (
     AgentSession,
     LifecycleEvent,
     LifecycleEventType,
+    MemoryRollbackError,
     NoSessionStoreError,
     SessionNotFoundError,
     in_memory_factory,
 )
+from ctxpact.reference.session import _tool_calls as tool_call_rules
 from ctxpact.reference.session._copies import detached
 from ctxpact.reference.session._events import Observers
 from ctxpact.spec import (
@@ -63,6 +67,7 @@ from ctxpact.spec import (
     ModelPrompt,
     ModelResult,
     ToolCall,
+    from_json,
 )
 
 QUICK = profile_settings("quick")
@@ -758,6 +763,62 @@ def manual_without_announcements(config: RuntimeConfig) -> RuntimeConfig:
     return hooks_seeing(hooks_manual_only_on_compact)(quiet)
 
 
+class PythonBlankIds(AgentSession):
+    """Reads a call id as blank when Python's ``str.strip`` leaves nothing: NUL is an id to it,
+    an ideographic space is blank (§1.4 trims U+0000 to U+0020 only)."""
+
+    def _step(self, step: int) -> ModelResult:
+        with mock.patch.object(tool_call_rules, "is_blank", lambda text: not text.strip()):
+            return super()._step(step)
+
+
+# -- sessions that take a policy's wrong answers for right ones (RUN-12) -----------------
+
+
+class TruthyDecisions(AgentSession):
+    """Compacts when should_compact answers anything truthy, as ``if policy.should_compact``."""
+
+    def _auto_compact(self, step: int) -> None:
+        policy = self.agent.compact_policy
+        if policy is None:
+            return
+        try:
+            if not policy.should_compact(self.memory.snapshot()):
+                return
+            result = self._compact(policy, self.memory.snapshot(), step, AUTO_COMPACT_MESSAGE)
+        except MemoryRollbackError:
+            raise
+        except Exception as error:  # noqa: BLE001 - as the reference
+            self._observers.publish(
+                AgentEventType.COMPACT_FAILED, COMPACT_FAILED_MESSAGE, step, error
+            )
+            return
+        self._finish_compaction(result, step, AUTO_COMPACT_MESSAGE)
+
+
+class DuckTypedResults(AgentSession):
+    """Takes whatever compact returns for a result: a document is read, anything else used."""
+
+    def _compact(
+        self, policy: CompactPolicy, before: MemorySnapshot, step: int | None, message: str
+    ) -> CompactResult:
+        self._observers.dispatch(LifecycleEventType.BEFORE_COMPACT, message, step, before)
+        answer: Any = policy.compact(before)
+        if isinstance(answer, dict):
+            result = from_json(CompactResult, answer)
+        elif isinstance(answer, CompactResult):
+            result = answer
+        else:
+            result = CompactResult(memory=answer.memory, summary=answer.summary)
+        if result.memory is not None:
+            try:
+                self._memory.restore(result.memory)
+            except Exception as error:
+                self._roll_back(before, error)
+                raise
+        return result
+
+
 # -- the zoo ------------------------------------------------------------------------------
 
 
@@ -783,6 +844,27 @@ def wrong(name: str, breaks: str, check_id: str, reason: str, factory: Factory) 
 
 
 ZOO: tuple[Wrong, ...] = (
+    wrong(
+        "reads blank call ids with Python's strip",
+        "RUN-7",
+        "runtime.tool-call-ids",
+        "(RUN-3 (5), RUN-7)",
+        with_session_class(PythonBlankIds),
+    ),
+    wrong(
+        "compacts on a truthy non-bool decision",
+        "RUN-12",
+        "runtime.compaction-wrong-answers",
+        "COMPACT_FAILED events carrying an error followed",
+        with_session_class(TruthyDecisions),
+    ),
+    wrong(
+        "takes a document or a look-alike for a compact result",
+        "RUN-12",
+        "runtime.compaction-wrong-answers",
+        "COMPACT_FAILED events carrying an error followed",
+        with_session_class(DuckTypedResults),
+    ),
     wrong(
         "ignores the system prompt",
         "RUN-1",
@@ -1228,6 +1310,31 @@ def test_only_the_tool_call_ids_check_catches_a_runtime_that_names_only_the_outp
             settings=QUICK,
         ).outcome
         is Outcome.FAIL
+    ]
+    assert not failed, failed
+
+
+#: Members of checks added for the suite's power (issue 12) that no other check may catch.
+ONLY_ITS_CHECK = (
+    "compacts on a truthy non-bool decision",
+    "takes a document or a look-alike for a compact result",
+)
+
+
+@pytest.mark.parametrize("name", ONLY_ITS_CHECK)
+def test_no_other_check_catches_the_member(name: str) -> None:
+    (member,) = [m for m in ZOO if m.name == name]
+    failed = [
+        check.id
+        for check in RUNTIME_CHECKS
+        if check.id != member.check_id
+        and run_check(
+            check,
+            factory=member.factory,
+            claims=frozenset({Claim.GENERIC, Claim.EXACT}),
+            settings=QUICK,
+        ).outcome
+        is not Outcome.PASS
     ]
     assert not failed, failed
 

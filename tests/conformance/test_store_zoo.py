@@ -7,14 +7,17 @@ failed for that reason and not another. The reference stores pass every check.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import json
+import os
 import re
 import sqlite3
 import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 import pytest
@@ -48,6 +51,9 @@ from ctxpact.spec import (
     from_json,
     to_json,
 )
+
+if TYPE_CHECKING:
+    from _typeshed import HasFileno
 
 QUICK = profile_settings("quick")
 CLAIMS = frozenset({Claim.GENERIC})
@@ -307,6 +313,42 @@ class NeedsTheDirectory(FileSessionStore):
         if not self.directory.is_dir():
             raise FileNotFoundError(f"no directory {self.directory}")
         super().save(snapshot)
+
+
+class IgnoresAFailingFsync(FileSessionStore):
+    """Renames the temporary file over the session's even when forcing it to disk failed."""
+
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        real = os.fsync
+
+        def tolerant(fd: int | HasFileno) -> None:
+            with contextlib.suppress(OSError):
+                real(fd)
+
+        os.fsync = tolerant
+        try:
+            super().save(snapshot)
+        finally:
+            os.fsync = real
+
+
+class LeavesItsTemporaryFile(FileSessionStore):
+    """Saves as the reference does, but never removes the temporary file of a failed save."""
+
+    def save(self, snapshot: AgentSessionSnapshot) -> None:
+        if self.directory.is_dir():
+            self.remove_stale_temporary_files()  # the sweep of SES-18 still works
+        real = Path.unlink
+
+        def keeping(path: Path, *, missing_ok: bool = False) -> None:
+            if not path.name.endswith(".tmp"):
+                real(path, missing_ok=missing_ok)
+
+        Path.unlink = keeping  # type: ignore[method-assign,assignment]  # the bug, for one save
+        try:
+            super().save(snapshot)
+        finally:
+            Path.unlink = real  # type: ignore[method-assign]  # put back
 
 
 # -- SQLite stores with one thing wrong ------------------------------------------------------
@@ -591,6 +633,20 @@ ZOO = (
         "needs-the-directory", NeedsTheDirectory, "SES-14", "store.file-atomic", "FileNotFoundError"
     ),
     WrongStore(
+        "ignores-a-failing-fsync",
+        IgnoresAFailingFsync,
+        "SES-14",
+        "store.interrupted-save",
+        "save() returned normally although its fsync failed",
+    ),
+    WrongStore(
+        "leaves-its-temporary-file",
+        LeavesItsTemporaryFile,
+        "SES-14",
+        "store.interrupted-save",
+        "a save whose write failed left ['.s-1.",
+    ),
+    WrongStore(
         "accepts-any-table",
         _sqlite(AcceptsAnyTable),
         "SES-16",
@@ -605,6 +661,30 @@ ZOO = (
         "transaction still open",
     ),
 )
+
+
+#: Members of checks added for the suite's power (issue 12) that no other check may catch.
+ONLY_ITS_CHECK = frozenset({"ignores-a-failing-fsync", "leaves-its-temporary-file"})
+
+
+@pytest.mark.parametrize(
+    "wrong", [w for w in ZOO if w.name in ONLY_ITS_CHECK], ids=lambda wrong: wrong.name
+)
+def test_no_other_check_catches_the_member(wrong: WrongStore, tmp_path: Path) -> None:
+    counter = itertools.count()
+    failed = [
+        check.id
+        for check in store.CHECKS
+        if check.id != wrong.caught_by
+        and run_check(
+            check,
+            factory=lambda: wrong.build(tmp_path / str(next(counter))),
+            claims=CLAIMS,
+            settings=QUICK,
+        ).outcome
+        not in {Outcome.PASS, Outcome.SKIP}
+    ]
+    assert not failed, failed
 
 
 def test_every_clause_the_store_checks_cite_has_a_wrong_store() -> None:

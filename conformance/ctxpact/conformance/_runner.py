@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import math
 import re
 import sysconfig
@@ -14,6 +16,7 @@ from typing import Any
 import hypothesis
 from attrs import field, frozen
 from hypothesis.reporting import with_reporter
+from hypothesis.strategies import DataObject
 
 from ctxpact.conformance._claims import check_claims, check_required_options
 from ctxpact.conformance._context import (
@@ -171,6 +174,29 @@ def _clause(check: Check, error: BaseException, message: str) -> str:
     return named[0] if len(named) == 1 else ""
 
 
+def _own_arguments(test: Any) -> None:  # noqa: ANN401 - a Hypothesis test
+    """Hand every example of *test* its own deep copy of its arguments.
+
+    Explicit examples are built from values the suite's modules share (the transcripts of
+    one check's examples are another's), and an implementation that changes its input in
+    place would otherwise change them for every check that runs later: whether a check then
+    passes would depend on which checks ran before it. Hypothesis lets a test's inner
+    function be replaced for this (``test.hypothesis.inner_test``); its seed is still derived
+    from the original, which ``functools.wraps`` names, so derandomised runs draw as before.
+    """
+    inner = test.hypothesis.inner_test
+
+    @functools.wraps(inner)
+    def owning(*args: Any, **kwargs: Any) -> Any:  # noqa: ANN401 - the test's own
+        copied = {
+            name: value if isinstance(value, DataObject) else copy.deepcopy(value)
+            for name, value in kwargs.items()
+        }
+        return inner(*args, **copied)
+
+    test.hypothesis.inner_test = owning
+
+
 def run_check(  # noqa: PLR0913 - every argument is a separate, named choice of the caller
     check: Check,
     *,
@@ -216,6 +242,7 @@ def run_check(  # noqa: PLR0913 - every argument is a separate, named choice of 
         ):
             test = check.build(context)
             if getattr(test, "is_hypothesis_test", False):
+                _own_arguments(test)
                 test = settings(test)
                 if seed is not None:
                     test = hypothesis.seed(seed)(test)

@@ -17,10 +17,11 @@ onto the policy the same way (see :func:`cut_vectors`).
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from attrs import frozen
+from attrs import evolve, frozen
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
@@ -116,6 +117,8 @@ _FILES_TURN = (
     assistant("b"),
     assistant("c"),
 )
+#: The transcripts above, for the suite's own test that no check's examples are shared state.
+EXAMPLE_TRANSCRIPTS = (_PAIRED, _SINGLE_TURN, _FILES_TURN)
 _WORKED = MemorySnapshot(
     items=tuple(user(text) for text in ("one", "two", "three", "four", "five")),
     summary="Pending: [add tests]; Decisions: [use JWT]",
@@ -342,6 +345,7 @@ def summary_kept(context: CheckContext) -> Callable[[], None]:
     @example(snapshot=MemorySnapshot(items=_PAIRED, summary="earlier"), answer=PLAIN_ANSWER)
     @example(snapshot=MemorySnapshot(items=_SINGLE_TURN), answer=PLAIN_ANSWER)
     @example(snapshot=MemorySnapshot(items=(), summary="only a summary"), answer=PLAIN_ANSWER)
+    @example(snapshot=MemorySnapshot(items=_PAIRED, summary=" \n "), answer=PLAIN_ANSWER)
     def test(snapshot: MemorySnapshot, answer: ModelAnswer) -> None:
         result = _compacted(context, snapshot, answer)
         memory = result.memory
@@ -1035,6 +1039,7 @@ def llm_prompt(context: CheckContext) -> Callable[[], None]:
 
     @given(snapshot=llm_snapshots(max_items), answer=successful_answers() | failing_answers())
     @example(snapshot=_WORKED, answer=PLAIN_ANSWER)
+    @example(snapshot=evolve(_WORKED, summary="\t \n"), answer=PLAIN_ANSWER)
     @example(
         snapshot=MemorySnapshot(
             items=_FILES_TURN, summary="Earlier.\n\n## Files Read\n- /src/a.py"
@@ -1812,6 +1817,7 @@ def structured_differential(context: CheckContext) -> Callable[[], None]:
     @example(
         items=["goal", "done", "pending", "decision", "recent", "x"], summary="previous summary"
     )
+    @example(items=["a", "b", "c", "d", "e", "f"], summary=" \n\t")
     @example(
         items=["a", "b"],
         summary=f"{COMPACT_SUMMARY_MARKER}\n{EXISTING_SUMMARY_LINE}\nkeep me\n"
@@ -1933,6 +1939,81 @@ def structured_vectors(context: CheckContext) -> Callable[[], None]:
     return test
 
 
+# -- state across calls (CMP-20) --------------------------------------------------------
+
+
+def _answers_of(policy: Any, snapshot: MemorySnapshot) -> tuple[JsonValue, JsonValue]:  # noqa: ANN401 - the subject's own
+    """What *policy* answers for *snapshot*: should_compact's answer and compact's document.
+
+    An error raised is an answer too, by its type: other checks judge whether it may raise.
+    """
+    answers: list[JsonValue] = []
+    for ask in (policy.should_compact, functools.partial(_compact, policy)):
+        try:
+            answer = ask(snapshot)
+        except Exception as error:  # noqa: BLE001 - compared, not judged
+            answers.append(f"raised {type(error).__name__}")
+            continue
+        if isinstance(answer, CompactResult):
+            answers.append(to_json(answer))
+        else:
+            answers.append(answer if isinstance(answer, bool) else repr(answer))
+    return answers[0], answers[1]
+
+
+@check(
+    "compaction.stateless",
+    component=_POLICY,
+    claim=Claim.GENERIC,
+    clauses=("CMP-20",),
+)
+def stateless(context: CheckContext) -> Callable[[], None]:
+    """A policy that answered for other snapshots answers a snapshot as a fresh one does.
+
+    The later snapshot shares item objects with the earlier ones, as a memory's snapshots do,
+    so state kept by identity shows as well as state kept by value.
+    """
+
+    @given(earlier=_snapshots(), later=_snapshots(), answer=successful_answers())
+    @example(
+        earlier=MemorySnapshot(items=_FILES_TURN, summary="earlier"),
+        later=MemorySnapshot(items=_PAIRED),
+        answer=PLAIN_ANSWER,
+    )
+    @example(
+        earlier=MemorySnapshot(items=_PAIRED, summary="earlier"),
+        later=MemorySnapshot(items=_SINGLE_TURN),
+        answer=PLAIN_ANSWER,
+    )
+    def test(earlier: MemorySnapshot, later: MemorySnapshot, answer: ModelAnswer) -> None:
+        shared = MemorySnapshot(items=(*earlier.items, *later.items), summary=later.summary)
+        context.record(earlier=earlier, later=shared, model_answer=answer.document())
+        policy = context.subject(ScriptedModelClient([answer]))
+        for before in (earlier, shared, earlier):
+            _answers_of(policy, before)
+        used = _answers_of(policy, shared)
+        fresh = _answers_of(context.subject(ScriptedModelClient([answer])), shared)
+        context.expect(
+            used[0] == fresh[0],
+            f"should_compact answered {used[0]!r} after earlier calls and {fresh[0]!r} on a "
+            "fresh policy (CMP-20: no state across calls)",
+            clause="CMP-20",
+            returned=used[0],
+            expected=fresh[0],
+        )
+        difference = first_difference(fresh[1], used[1])
+        context.expect(
+            difference is None,
+            f"compact after earlier calls differs from a fresh policy's: {difference} "
+            "(CMP-20: no state across calls)",
+            clause="CMP-20",
+            returned=used[1],
+            expected=fresh[1],
+        )
+
+    return test
+
+
 #: Every check of this module, in the order they run.
 CHECKS: tuple[Check, ...] = (
     should_compact_pure,
@@ -1944,6 +2025,7 @@ CHECKS: tuple[Check, ...] = (
     should_compact_empty,
     compaction_pair_integrity,
     compaction_wire_valid,
+    stateless,
     requires_client,
     llm_should_compact,
     llm_cut_zero,

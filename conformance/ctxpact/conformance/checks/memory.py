@@ -853,6 +853,7 @@ def json_fidelity(context: CheckContext) -> Callable[[], None]:
     @given(values=st.lists(_fidelity_values, min_size=1, max_size=4))
     @example(values=[{"z": 1, "a": 1.0, "m": [-0.0, 2**70, 1e16]}, 1, 1.0])
     @example(values=[{"b": {"d": 2, "c": 1}}, [1.0, 1]])
+    @example(values=[{"é": "日本", "😀": ["e\u0301", "\u00e9"]}, "🙂"])
     def test(values: list[JsonValue]) -> None:
         context.record(values=values)
         memory: AgentMemory = context.subject()

@@ -10,13 +10,14 @@ to the summary a memory would store.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from ctxpact.conformance._context import CheckContext, describe
+from ctxpact.conformance._context import CheckContext, SkipCheck, describe
 from ctxpact.conformance._model import Check, Claim, Component
 from ctxpact.conformance._registry import check
 from ctxpact.conformance.checks._compaction_support import (
@@ -538,6 +539,7 @@ def differential(context: CheckContext) -> Callable[[], None]:
     @example(text='{"goal":"  G  ","completed":" one ","errors":[" e "]}')
     @example(text='{"goal" : "spaced" , "pending" : [ "p" ] }')
     @example(text='{"goal": "日本", "pending": ["é", "😀"]}')
+    @example(text=json.dumps('{"goal": "inside a JSON string"}'))
     def test(text: str) -> None:
         context.record(text=text)
         expected = parse_structured_summary(text)
@@ -593,6 +595,90 @@ def parse_vectors(context: CheckContext) -> Callable[[], None]:
     return test
 
 
+# -- running time (PRS-1) ---------------------------------------------------------------
+
+#: Inputs that make a parser work hard, by name, as a function of their length: deep
+#: balanced nesting, many invalid objects, a run of quotes, a run of escapes, brace soup. A
+#: parser that rescans the rest of the text from every ``{`` is quadratic on each of them.
+_PATHOLOGICAL: dict[str, Callable[[int], str]] = {
+    "balanced nesting": lambda n: "{" * (n // 2) + "}" * (n // 2),
+    "invalid objects": lambda n: "{x}" * (n // 3),
+    "quotes": lambda n: "{" + '"' * n + "}",
+    "escapes": lambda n: '{"goal":"' + "\\" * n + '"}',
+    "openers then one close": lambda n: "{" * n + "}",
+    "spaced soup": lambda n: " {" * (n // 4) + '"' + "} " * (n // 4),
+}
+#: Lengths grow by doubling from the first until one parse takes the floor's CPU time, or
+#: the cap is reached.
+_FIRST_LENGTH = 1_000
+_LENGTH_CAP = 64_000
+_TIME_FLOOR = 0.1
+#: At the largest length, a parse quicker than this is linear enough whatever the ratio:
+#: timer noise dominates, and no quadratic scan of 64,000 characters is so quick.
+_NEGLIGIBLE = 0.01
+#: The growth of the CPU time over a sixteenfold growth of the input: about 16 when linear,
+#: about 256 when quadratic. Twice the linear growth is generous for a loaded 2-core machine
+#: (CPU time, not wall time, and the best of three runs), and tight enough that a scan whose
+#: quadratic part is as costly as its linear part at the largest length fails.
+_GROWTH = 16
+_RATIO_BOUND = 32.0
+
+
+def _cpu_seconds(parse: Callable[[str], object], text: str, *, tries: int = 1) -> float:
+    """The least CPU time of *tries* parses of *text* (each repeated for a few milliseconds)."""
+    best = float("inf")
+    for _ in range(tries):
+        runs, start = 0, time.process_time()
+        while True:
+            parse(text)
+            runs += 1
+            spent = time.process_time() - start
+            if spent >= 0.005 or runs >= 1_000:  # a few milliseconds
+                break
+        best = min(best, spent / runs)
+    return best
+
+
+@check("parser.linear-time", component=_PARSER, claim=Claim.GENERIC, clauses=("PRS-1",))
+def linear_time(context: CheckContext) -> Callable[[], None]:
+    """The parser's CPU time grows linearly with its input, on inputs that trip naive scans.
+
+    A check of behaviour, not of speed: only the ratio of the times at two lengths counts.
+    """
+
+    def test() -> None:
+        parser = context.subject()
+        if type(parser).__module__.startswith("ctxpact.conformance.harness"):
+            raise SkipCheck(
+                f"{type(parser).__name__} parses in another process, whose CPU time this one "
+                "cannot measure"
+            )
+        for name, build in _PATHOLOGICAL.items():
+            length = _FIRST_LENGTH
+            spent = _cpu_seconds(parser, build(length))
+            while spent < _TIME_FLOOR and length * 2 <= _LENGTH_CAP:
+                length *= 2
+                spent = _cpu_seconds(parser, build(length))
+            if spent < _NEGLIGIBLE:
+                continue
+            spent = _cpu_seconds(parser, build(length), tries=3)
+            smaller = _cpu_seconds(parser, build(length // _GROWTH), tries=3)
+            context.record(input=name, length=length, cpu_seconds=round(spent, 6))
+            ratio = spent / max(smaller, 1e-9)
+            context.expect(
+                ratio <= _RATIO_BOUND,
+                f"parsing {name} took {spent:.3f} s of CPU at {length} characters and "
+                f"{smaller:.4f} s at {length // _GROWTH}: {ratio:.0f} times as long for "
+                f"{_GROWTH} times the input (PRS-1: the running time is linear in the input; "
+                f"at most {_RATIO_BOUND:.0f} times allowed)",
+                clause="PRS-1",
+                returned=round(ratio, 1),
+                expected=f"at most {_RATIO_BOUND}",
+            )
+
+    return test
+
+
 #: Every check of this module, in the order they run.
 CHECKS: tuple[Check, ...] = (
     never_raises,
@@ -603,4 +689,5 @@ CHECKS: tuple[Check, ...] = (
     strict_json,
     differential,
     parse_vectors,
+    linear_time,
 )

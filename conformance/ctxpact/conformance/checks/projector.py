@@ -329,6 +329,27 @@ def reasoned() -> list[JsonValue]:
     ]
 
 
+def edge_names() -> list[JsonValue]:
+    """Calls named ``""`` (a name), in CJK and with an astral character, with such call ids."""
+    calls = [("", "呼-1"), ("読み込み", "🔧2"), ("🔧fix", "call-3")]
+    items: list[JsonValue] = [_user("go")]
+    for name, call_id in calls:
+        items.append({"type": "function_call", "call_id": call_id, "name": name, "arguments": "{}"})
+        items.append(_tool_result(call_id, f"output of {name or 'the nameless tool'}"))
+    return items
+
+
+def odd_call_ids() -> list[JsonValue]:
+    """Tool results whose call_id is a number or null: no id (§1.4), so none on a placeholder."""
+    return [
+        _user("go"),
+        {"type": "function_call_output", "call_id": 7, "output": "a numeric call id"},
+        {"type": "function_call_output", "call_id": None, "output": "a null call id"},
+        {"role": "tool", "tool_call_id": 8, "content": "a numeric tool_call_id"},
+        _tool_result("call-9", "the newest"),
+    ]
+
+
 def carriers() -> list[JsonValue]:
     """Chat tool messages and an Anthropic carrier with two results and a text part between."""
     return [
@@ -453,10 +474,13 @@ def order_preserving(context: CheckContext) -> Test:
     @given(case=_CASES[_tiers(context)])
     @example(case=(numbers(), ContextBudget(max_items=5, pinned_prefix_items=1)))
     @example(case=(passthrough(), ContextBudget(max_items=6, pinned_prefix_items=1)))
+    # A character limit that binds nothing: all seven items stay, the newest included.
+    @example(case=(passthrough(), ContextBudget(max_approx_chars=1_000)))
     @example(case=(["b", "a", "b"], ContextBudget(max_approx_chars=2)))
     @example(case=(tier1_example(), ContextBudget(max_recent_tool_results=0, max_items=6)))
     @example(case=(tier2_example(), ContextBudget(trim_old_reasoning=True)))
     @example(case=(carriers(), ContextBudget(max_recent_tool_results=0)))
+    @example(case=(odd_call_ids(), ContextBudget(max_recent_tool_results=0)))
     def test(case: Case) -> None:
         items, budget = case
         projection = _project(context, items, budget)
@@ -862,6 +886,8 @@ def report_consistency(context: CheckContext) -> Test:
 
     @given(case=_MIXED[_tiers(context)])
     @example(case=(["AA", "B" * 10, "D" * 6], ContextBudget(max_approx_chars=9)))
+    @example(case=(["a", "b", "c"], ContextBudget(max_items=3, max_approx_chars=9)))
+    @example(case=(edge_names(), ContextBudget(max_recent_tool_results=0, max_items=4)))
     @example(case=(["x" * 20], ContextBudget(max_approx_chars=5)))
     @example(case=(four_results(), ContextBudget(max_approx_chars=600, max_recent_tool_results=1)))
     @example(case=(numbers(), ContextBudget(max_items=3, pinned_prefix_items=1)))
@@ -1482,6 +1508,7 @@ def placeholders(context: CheckContext) -> Test:
 
     @given(case=_TIER1)
     @example(case=(tier1_example(), ContextBudget(max_recent_tool_results=1)))
+    @example(case=(edge_names(), ContextBudget(max_recent_tool_results=0)))
     @example(case=(four_results(), ContextBudget(max_recent_tool_results=1, max_approx_chars=600)))
     @example(case=(carriers(), ContextBudget(max_recent_tool_results=0)))
     @example(case=(carriers(), ContextBudget(max_recent_tool_results=2)))
@@ -1833,6 +1860,76 @@ def tier_purity(context: CheckContext) -> Test:
     return test
 
 
+# -- state across calls (PRJ-4) ---------------------------------------------------------
+
+#: How a caller changes its list between two projections: in place, the same list object.
+_CHANGES = ("append a turn", "drop the oldest", "replace the newest", "edit an item")
+_NEXT_TURN: JsonValue = {
+    "type": "message",
+    "role": "user",
+    "content": [{"type": "input_text", "text": "and then?"}],
+}
+
+
+def _change_in_place(items: list[JsonValue], change: str) -> None:
+    """Change *items* as a caller's memory changes between two turns, keeping the list."""
+    if change == "append a turn" or not items:
+        items.append(copy.deepcopy(_NEXT_TURN))
+    elif change == "drop the oldest":
+        del items[0]
+    elif change == "replace the newest":
+        items[-1] = {"type": "message", "role": "assistant", "content": "replaced"}
+    else:
+        edited = next((item for item in reversed(items) if isinstance(item, dict)), None)
+        if edited is None:
+            items[-1] = "edited"
+        elif isinstance(edited.get("output"), str):
+            edited["output"] = f"{edited['output']} (edited in place)"
+        else:
+            edited["x_edited"] = "in place"
+
+
+@generic("projector.stateless", "PRJ-4")
+def stateless(context: CheckContext) -> Test:
+    """One instance, one list object changed in place between calls: a fresh instance's result.
+
+    State kept across calls, or keyed by the identity of the list or the budget, shows as a
+    second projection that differs from what a fresh projector makes of a copy of the list.
+    """
+
+    @given(case=_CASES[_tiers(context)], change=st.sampled_from(_CHANGES))
+    @example(
+        case=(tier1_example(), ContextBudget(max_recent_tool_results=1)), change="edit an item"
+    )
+    @example(
+        case=(summary_and_tail(), ContextBudget(max_items=3, pinned_prefix_items=1)),
+        change="append a turn",
+    )
+    @example(case=(["a", "b", "c"], ContextBudget(max_items=2)), change="replace the newest")
+    @example(case=([], ContextBudget(max_items=0)), change="drop the oldest")
+    def test(case: Case, change: str) -> None:
+        source, budget = case
+        items = copy.deepcopy(list(source))
+        context.record(items=items, budget=budget, change=change)
+        projector: ContextProjector = context.subject()
+        projector.project(items, budget)
+        _change_in_place(items, change)
+        expected: ContextProjector = context.subject()
+        want = expected.project(copy.deepcopy(items), attrs.evolve(budget))
+        got = projector.project(items, budget)
+        _expect_same(
+            context,
+            f"projecting the same list again after it was changed in place ({change}) "
+            "differs from a fresh projector's projection (PRJ-4: whatever happened before, "
+            "independent of object identity)",
+            got,
+            want.items,
+            want.report,
+        )
+
+    return test
+
+
 #: Every check of this module, in the order they run.
 CHECKS: tuple[Check, ...] = (
     result_type,
@@ -1860,6 +1957,7 @@ CHECKS: tuple[Check, ...] = (
     notes,
     idempotence,
     tier_purity,
+    stateless,
 )
 
 __all__ = ["CHECKS"]

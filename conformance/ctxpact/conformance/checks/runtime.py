@@ -12,8 +12,10 @@ loop (:func:`_expect`), with the reference memory as the model of a memory.
 from __future__ import annotations
 
 import contextlib
+import enum
 import re
 import tempfile
+import types
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, cast
@@ -189,9 +191,11 @@ def _compaction(snapshot: MemorySnapshot, keep: int | None, index: int) -> Compa
     if keep is None:
         return CompactResult(summary=summary, pending=("memory left as it was",))
     kept = snapshot.items[len(snapshot.items) - min(keep, len(snapshot.items)) :]
+    # The summary reported differs from the memory's (a policy breaking CMP-16): the memory
+    # becomes `memory`, summary included (RUN-11 (e)), and the result is kept as it is.
     return CompactResult(
         memory=MemorySnapshot(items=kept, summary=summary),
-        summary=summary,
+        summary=f"{summary}, as reported",
         completed=(f"{len(snapshot.items) - len(kept)} items summarized",),
     )
 
@@ -320,12 +324,21 @@ class _Model:
         return evolve(answer, memory_items=tuple(copy_json(i) for i in answer.memory_items))
 
 
+class _Raises(enum.Enum):
+    RAISES = "raises"
+
+
 @frozen(kw_only=True)
 class _Failure:
-    """Where a scripted part fails: ``snapshot``, ``should_compact``, ``compact``, ``restore``."""
+    """Where a scripted part fails: ``snapshot``, ``should_compact``, ``compact``, ``restore``.
+
+    ``answer``, when given, is what ``should_compact`` or ``compact`` returns instead of
+    raising: something other than a bool or a ``CompactResult``, a failure too (RUN-12).
+    """
 
     where: str
     step: int
+    answer: object = _Raises.RAISES
 
 
 class _Policy:
@@ -352,7 +365,11 @@ class _Policy:
         self.keeps = keeps
         self.memory = memory
         self.failure = failure
-        self.error = RuntimeError(f"scripted {failure.where} failure") if failure else None
+        self.error = (
+            RuntimeError(f"scripted {failure.where} failure")
+            if failure is not None and failure.answer is _Raises.RAISES
+            else None
+        )
         self.decided: list[MemorySnapshot] = []
         self.asked: list[int] = []
         self.compacted: list[MemorySnapshot] = []
@@ -361,9 +378,16 @@ class _Policy:
 
     def _fail(self, where: str, step: int) -> None:
         failure = self.failure
-        if failure is not None and failure.where == where and failure.step == step:
-            assert self.error is not None  # noqa: S101 - set with the failure
+        scripted = failure is not None and failure.where == where and failure.step == step
+        if scripted and self.error is not None:
             raise self.error
+
+    def _wrong_answer(self, where: str, step: int) -> object:
+        """The wrong value scripted for *where* at *step*, or ``_Raises.RAISES`` for none."""
+        failure = self.failure
+        if failure is not None and failure.where == where and failure.step == step:
+            return failure.answer
+        return _Raises.RAISES
 
     def should_compact(self, snapshot: MemorySnapshot) -> bool:
         self.trace.append("policy.should_compact")
@@ -371,6 +395,9 @@ class _Policy:
         step = self.step()
         self.asked.append(step)
         self._fail("should_compact", step)
+        wrong = self._wrong_answer("should_compact", step)
+        if wrong is not _Raises.RAISES:
+            return cast("bool", wrong)
         return self.decisions[step] if step < len(self.decisions) else False
 
     def compact(self, snapshot: MemorySnapshot) -> CompactResult:
@@ -379,6 +406,9 @@ class _Policy:
         step = self.step()
         self.compacted_at.append(step)
         self._fail("compact", step)
+        wrong = self._wrong_answer("compact", step)
+        if wrong is not _Raises.RAISES:
+            return cast("CompactResult", wrong)
         failure = self.failure
         if failure is not None and failure.where == "restore" and failure.step == step:
             assert self.memory is not None  # noqa: S101 - a restore failure needs the memory
@@ -1011,10 +1041,10 @@ def tools(context: CheckContext) -> Callable[[], None]:
     return test
 
 
-def _declaring(shape: str, calls: Sequence[ToolCall], ids: Sequence[str | None]) -> JsonValue:
+def _declaring(shape: str, calls: Sequence[ToolCall], ids: Sequence[str | int | None]) -> JsonValue:
     """A memory item that declares *calls* in *shape*, with *ids* (``None``: no id member)."""
 
-    def with_id(entry: dict[str, JsonValue], key: str, call_id: str | None) -> JsonValue:
+    def with_id(entry: dict[str, JsonValue], key: str, call_id: str | int | None) -> JsonValue:
         return entry if call_id is None else {key: call_id, **entry}
 
     if shape == "chat":
@@ -1041,7 +1071,12 @@ def _declaring(shape: str, calls: Sequence[ToolCall], ids: Sequence[str | None])
 
 
 def _declared_result(
-    step: int, shape: str, ids: Sequence[str], declared: Sequence[str | None], *, listed: int
+    step: int,
+    shape: str,
+    ids: Sequence[str],
+    declared: Sequence[str | int | None],
+    *,
+    listed: int,
 ) -> ModelResult:
     """A step's result: calls with *ids*, the first *listed* declared in memory items of *shape*."""
     calls = [ToolCall(call_id=i, name="echo", arguments=f"s{step}c{n}") for n, i in enumerate(ids)]
@@ -1051,8 +1086,11 @@ def _declared_result(
 
 
 _SHAPES = st.sampled_from(["responses", "chat", "anthropic"])
-_CALL_IDS = st.sampled_from(["", " ", "\t", "id"])
-_MEMORY_IDS = st.sampled_from([None, "", " ", "same"])
+#: Blank (§1.4: Java's trim leaves nothing, so NUL is blank) and not blank (an ideographic
+#: space, which Python's ``str.strip`` would remove; a non-ASCII id).
+_CALL_IDS = st.sampled_from(["", " ", "\t", "\x00", "\u3000", "呼-1", "id"])
+#: In memory items a number is no id either (§1.4: an id is a string).
+_MEMORY_IDS = st.sampled_from([None, "", " ", "\x00", 7, "same"])
 
 
 @st.composite
@@ -1064,8 +1102,8 @@ def _declaring_answers(draw: st.DrawFn) -> tuple[ModelResult, ...]:
         ids = [draw(_CALL_IDS) for _ in range(count)]
         ids = [f"c{step}-{n}" if i == "id" else i for n, i in enumerate(ids)]
         listed = draw(st.integers(0, count))
-        declared = [
-            call_id if call_id.strip() and draw(st.booleans()) else draw(_MEMORY_IDS)
+        declared: list[str | int | None] = [
+            call_id if not _blank(call_id) and draw(st.booleans()) else draw(_MEMORY_IDS)
             for call_id in ids
         ]
         declared = [None if d == "same" else d for d in declared]
@@ -1083,6 +1121,11 @@ def _declaring_examples() -> list[tuple[ModelResult, ...]]:
         (_declared_result(0, "chat", ["c1", "c2"], ["c1", "c2"], listed=1), after),
         (_declared_result(0, "anthropic", ["", ""], [None, None], listed=1), after),
         (_declared_result(0, "responses", ["c1"], [], listed=0), after),
+        # §1.4's edges: NUL is blank, an ideographic space and a non-ASCII id are ids, and a
+        # number in a memory item is no id.
+        (_declared_result(0, "responses", ["\x00", "c1"], [7, "c1"], listed=2), after),
+        (_declared_result(0, "chat", ["\u3000", "\x00"], ["\u3000", None], listed=2), after),
+        (_declared_result(0, "anthropic", ["呼-1", "\x00"], ["呼-1", 7], listed=2), after),
     ]
 
 
@@ -2320,6 +2363,118 @@ def _expect_resumed(context: CheckContext, script: _Script, name: str, store: Se
     )
 
 
+# -- wrong answers from a policy (RUN-12) ------------------------------------------------
+
+#: What a policy's ``should_compact`` may wrongly answer: truthy and falsy non-bools.
+_WRONG_DECISIONS: tuple[object, ...] = (1, 0, "yes", "false", None, [])
+#: A compact result's look-alike: every attribute of a ``CompactResult``, not one.
+_LOOK_ALIKE = types.SimpleNamespace(
+    **{
+        name.name: getattr(
+            CompactResult(memory=MemorySnapshot(items=("look-alike",)), summary="s"), name.name
+        )
+        for name in attrs.fields(CompactResult)
+    }
+)
+#: What a policy's ``compact`` may wrongly return: nothing, a document, a look-alike.
+_WRONG_RESULTS: tuple[object, ...] = (
+    None,
+    to_json(CompactResult(memory=MemorySnapshot(items=("document",)), summary="s")),
+    _LOOK_ALIKE,
+    MemorySnapshot(items=("snapshot",)),
+)
+
+
+@st.composite
+def _wrong_answer_scripts(draw: st.DrawFn) -> _Script:
+    """A run whose policy answers one step with something other than a bool or a result."""
+    script = draw(_scripts(policy=True, projector=False))
+    where = draw(st.sampled_from(["should_compact", "compact"]))
+    step = draw(st.integers(0, len(script.answers) - 1))
+    answers = _WRONG_DECISIONS if where == "should_compact" else _WRONG_RESULTS
+    decisions = list(script.decisions or ())
+    if where == "compact":
+        decisions[step] = True
+    return evolve(
+        script,
+        decisions=tuple(decisions),
+        failure=_Failure(where=where, step=step, answer=draw(st.sampled_from(answers))),
+    )
+
+
+def _wrong_answer_examples() -> list[_Script]:
+    """Each wrong answer once, at the step where the full script compacts."""
+    base = evolve(_FULL_SCRIPT, projector=False)
+    return [
+        *(
+            evolve(base, failure=_Failure(where="should_compact", step=1, answer=answer))
+            for answer in _WRONG_DECISIONS
+        ),
+        *(
+            evolve(base, failure=_Failure(where="compact", step=1, answer=answer))
+            for answer in _WRONG_RESULTS
+        ),
+    ]
+
+
+@_runtime_check("runtime.compaction-wrong-answers", "RUN-12")
+def compaction_wrong_answers(context: CheckContext) -> Callable[[], None]:
+    """A non-bool should_compact or a non-CompactResult compact is a failed attempt (RUN-12).
+
+    Truthy answers (``1``, ``"yes"``) compact nothing and falsy ones (``0``, ``None``) are no
+    quiet "no": each is published as ``COMPACT_FAILED``, memory stays, and the run goes on.
+    """
+
+    @given(script=_wrong_answer_scripts())
+    def test(script: _Script) -> None:
+        context.record(script=script)
+        assert script.failure is not None  # noqa: S101 - the strategy always sets one
+        step, where = script.failure.step, script.failure.where
+        answer = describe(script.failure.answer, 80)
+        run = _Session(context, script)
+        output = _run_on(run, script.user_input, f"{where} answering {answer} at step {step}")
+        expected = _expect(script)
+        failed = [event for event in run.log.of("COMPACT_FAILED") if event.step == step]
+        context.expect(
+            len(failed) == 1 and isinstance(failed[0].payload, Exception),
+            f"{where} answered {answer} at step {step} and {len(failed)} COMPACT_FAILED events "
+            "carrying an error followed (RUN-12: an answer that is not a bool, or a result "
+            "that is not a CompactResult, is a failed attempt)",
+            clause="RUN-12",
+        )
+        done: list[_Event] = [*run.log.of("MEMORY_COMPRESS", COMPACTED_MESSAGE)]
+        done += run.log.hooked("ON_COMPACT")
+        context.expect(
+            not [event for event in done if event.step == step],
+            f"{where} answered {answer} at step {step} and a compaction was announced as "
+            "done (RUN-12)",
+            clause="RUN-12",
+        )
+        states = run.model.states
+        context.expect(
+            step < len(states) and _same(states[step], expected.states[step]),
+            f"step {step}: memory after {where} answered {answer} is "
+            f"{describe(states[step]) if step < len(states) else 'unknown'}, expected it as "
+            f"it was: {describe(expected.states[step])} (RUN-12)",
+            clause="RUN-12",
+        )
+        context.expect(
+            output == expected.output and _same(run.memory.state, expected.final),
+            f"the run did not go on as if the attempt had not been made after {where} answered "
+            f"{answer} (RUN-12): returned {output!r}, memory {describe(run.memory.state)}",
+            clause="RUN-12",
+        )
+        last = run.session.last_compact_result
+        context.expect(
+            _same(last, expected.last_compact_result),
+            f"last_compact_result is {describe(last)} after {where} answered {answer}, "
+            f"expected {describe(expected.last_compact_result)} (RUN-12)",
+            clause="RUN-12",
+        )
+
+    return with_examples(test, "script", _wrong_answer_examples())
+
+
 #: Every check of this module, in the order they run.
 CHECKS: tuple[Check, ...] = (
     loop_order,
@@ -2329,6 +2484,7 @@ CHECKS: tuple[Check, ...] = (
     tool_call_ids,
     auto_compaction,
     auto_compaction_fail_safe,
+    compaction_wrong_answers,
     manual_compaction,
     manual_compaction_needs_policy,
     manual_compaction_failure,

@@ -35,6 +35,7 @@ from hypothesis.stateful import RuleBasedStateMachine, precondition, rule
 from ctxpact.conformance._context import CheckContext, CheckFailure, SkipCheck
 from ctxpact.conformance._model import Check, Claim, Component
 from ctxpact.conformance._registry import check
+from ctxpact.conformance.checks._faults import FAULTS, injected
 from ctxpact.conformance.checks._stateful_support import (
     DEEP_FRAMES,
     EDGE_ITEMS,
@@ -366,6 +367,7 @@ def round_trip(context: CheckContext) -> Callable[[], None]:
 
     @given(snapshot=sessions | session_snapshots)
     @example(snapshot=FULL_SESSION)
+    @example(snapshot=AgentSessionSnapshot(session_id=" a\tb ", memory=MemorySnapshot(summary=" ")))
     @example(snapshot=AgentSessionSnapshot(session_id="s", memory=MemorySnapshot(summary="")))
     @example(
         snapshot=AgentSessionSnapshot(session_id="d", memory=MemorySnapshot(items=(nested(),)))
@@ -1272,6 +1274,67 @@ def file_hygiene(context: CheckContext) -> Callable[[], None]:
     return test
 
 
+# -- interrupted saves (SES-14) ---------------------------------------------------------
+
+
+@check(
+    "store.interrupted-save",
+    component=Component.SESSION_STORE,
+    claim=Claim.GENERIC,
+    clauses=("SES-14",),
+)
+def interrupted_save(context: CheckContext) -> Callable[[], None]:
+    """A save whose write, fsync or rename fails raises and leaves the previous file alone.
+
+    The fault is injected through the file-system calls (``open``/``os.write``, ``os.fsync``,
+    ``os.replace``/``os.rename``); afterwards the directory holds what it held before the
+    save, byte for byte, and no temporary file.
+    """
+
+    def test() -> None:
+        store, directory = _file_store(context)
+        session = FileDocuments(directory=directory).path("s-1").name
+        first = AgentSessionSnapshot(session_id="s-1", memory=MemorySnapshot(items=("first",)))
+        second = AgentSessionSnapshot(
+            session_id="s-1", memory=MemorySnapshot(items=("second", "x" * 10_000))
+        )
+        store.save(first)
+        before = {path.name: path.read_bytes() for path in directory.iterdir()}
+        for fault in FAULTS:
+            context.record(session_id="s-1", failing=fault)
+            raised: Exception | None = None
+            with injected(fault, directory):
+                try:
+                    store.save(second)
+                except Exception as error:  # noqa: BLE001 - the failure is what is asked for
+                    raised = error
+            context.expect(
+                raised is not None,
+                f"save() returned normally although its {fault} failed (SES-14: the document "
+                "is forced to stable storage, then renamed over the target, or the save fails)",
+                clause="SES-14",
+            )
+            after = {path.name: path.read_bytes() for path in directory.iterdir()}
+            left = sorted(after.keys() - before.keys())
+            context.expect(
+                not left,
+                f"a save whose {fault} failed left {left} behind (SES-14: a failed save removes "
+                "its temporary file when it can)",
+                clause="SES-14",
+                returned=sorted(after),
+                expected=sorted(before),
+            )
+            context.expect(
+                after.get(session) == before[session],
+                f"a save whose {fault} failed changed the session's file (SES-14: the "
+                "previous file stays untouched)",
+                clause="SES-14",
+            )
+            _expect_loads(context, store, "s-1", _document(first))
+
+    return test
+
+
 #: Every check of this module, in the order they run.
 CHECKS: tuple[Check, ...] = (
     model_based,
@@ -1288,4 +1351,5 @@ CHECKS: tuple[Check, ...] = (
     beyond_limits_stored,
     session_id_rule,
     file_hygiene,
+    interrupted_save,
 )

@@ -5,8 +5,12 @@ three wire formats and mixtures, optionally a pending step at the tail),
 :func:`provider_transcripts` (lists one provider's API accepts, as ``wire_problems`` reads
 them) and :func:`adversarial_transcripts` (broken pairing and odd items, for robustness).
 :func:`edge_budgets` puts a budget's limits where a pair-keeping projector must decide.
+:data:`EDGES` is the edge inventory: for every clause that decides an edge value (empty,
+blank, null, non-ASCII, non-string, at the limit), the strategy that generates it and the
+check whose explicit example pins it in every profile.
 """
 
+from ctxpact.conformance.strategies._edges import EDGE_EXEMPT, EDGE_TERMS, EDGES, Edge
 from ctxpact.conformance.strategies._records import (
     RECORDS,
     budgets,
@@ -22,6 +26,7 @@ from ctxpact.conformance.strategies._records import (
     tool_calls,
 )
 from ctxpact.conformance.strategies._transcripts import (
+    EDGE_TOOL_NAMES,
     PROVIDER_SHAPES,
     TOOL_NAMES,
     adversarial_transcripts,
@@ -38,9 +43,14 @@ from ctxpact.conformance.strategies._transcripts import (
 )
 
 __all__ = [
+    "EDGES",
+    "EDGE_EXEMPT",
+    "EDGE_TERMS",
+    "EDGE_TOOL_NAMES",
     "PROVIDER_SHAPES",
     "RECORDS",
     "TOOL_NAMES",
+    "Edge",
     "adversarial_transcripts",
     "budgets",
     "budgets_for",

@@ -133,7 +133,10 @@ _ARGUMENT_KEYS = st.sampled_from(["path", "file", "filename", "filepath", "file_
 _ARGUMENT_VALUES = st.sampled_from(
     ["src/app.py", "README.md", "/etc/hosts", "docs\\a.txt", "noslash", " ", "日本/語.txt"]
 )
-_TOOL_NAME = st.sampled_from(TOOL_NAMES)
+#: Names at the edges of §1.4 and §3: the empty name (``""`` is a name) and non-ASCII ones,
+#: one outside the Basic Multilingual Plane, whose sizes count code points (SIZE-4).
+EDGE_TOOL_NAMES = ("", "読み込み", "🔧fix", "naïve tool")
+_TOOL_NAME = st.one_of(st.sampled_from(TOOL_NAMES), st.sampled_from(EDGE_TOOL_NAMES))
 _CALL_COUNT = st.integers(1, 3)
 _ROLL = st.integers(0, 9)
 
@@ -209,7 +212,10 @@ def _answers(
     return [{"type": "message", "role": "user", "content": parts}]
 
 
-StepBuilder = Callable[[list[int]], list[JsonValue]]
+StepBuilder = Callable[[list[int], str], list[JsonValue]]
+#: How a transcript's call ids begin: mostly ASCII, at times non-ASCII (an astral one
+#: included) or digits only, so that sizes and placeholders meet ids in every script.
+_CALL_ID_PREFIXES = st.sampled_from(["call-", "call-", "call-", "call_", "呼-", "🔧", ""])
 
 
 @st.composite
@@ -248,11 +254,11 @@ def _step(
     outputs = [draw(tool_outputs()) for _ in answered]
     trailing = draw(st.none() | texts(max_size=12)) if shape == ANTHROPIC else None
 
-    def build(counter: list[int]) -> list[JsonValue]:
+    def build(counter: list[int], prefix: str) -> list[JsonValue]:
         items: list[JsonValue] = []
         if note is not None:
             items.append({"type": "reasoning", "id": f"rs_{counter[0]}", **note})
-        ids = [f"call-{counter[0] + index + 1}" for index in range(len(named))]
+        ids = [f"{prefix}{counter[0] + index + 1}" for index in range(len(named))]
         counter[0] += len(named)
         calls = [(cid, name, args) for cid, (name, args) in zip(ids, named, strict=True)]
         items.extend(_declaration(form, calls, text))
@@ -275,6 +281,7 @@ def _transcripts(
     draw: st.DrawFn, max_turns: int, max_steps: int, shapes: tuple[str, ...], pending: bool
 ) -> list[JsonValue]:
     counter = [0]
+    prefix = draw(_CALL_ID_PREFIXES)
     items: list[JsonValue] = []
     crossed = len(shapes) > 1
     reasoning = RESPONSES in shapes
@@ -285,12 +292,12 @@ def _transcripts(
         if draw(_ROLL) > 0:  # a turn almost always starts with the user
             items.append(_message("user", draw(texts())))
         for _ in range(draw(st.integers(0, max_steps))):
-            items.extend(draw(step)(counter))
+            items.extend(draw(step)(counter, prefix))
         if draw(st.booleans()):
             items.append(_message("assistant", draw(texts())))
     if pending and draw(st.booleans()):
         tail = _steps(shapes, crossed=crossed, reasoning=reasoning, pending=True)
-        items.extend(draw(tail)(counter))
+        items.extend(draw(tail)(counter, prefix))
     return items
 
 
@@ -354,6 +361,10 @@ _ODD_ITEMS: tuple[JsonValue, ...] = (
         "content": [{"type": "tool_result", "tool_use_id": "orphan-3", "content": "lost"}],
     },
     {"type": "function_call", "call_id": "never-answered", "name": "grep", "arguments": "{}"},
+    # §1.4: an id is a string; a number or null is no id, whatever it looks like.
+    {"type": "function_call", "call_id": 7, "name": "grep", "arguments": "{}"},
+    {"type": "function_call_output", "call_id": 7, "output": "a numeric call id"},
+    {"type": "function_call_output", "call_id": None, "output": "a null call id"},
     {"type": "reasoning", "id": "rs_x", "content": [{"type": "reasoning_text", "text": "raw"}]},
     {"role": "user", "content": "a chat-style user message"},
 )
@@ -543,6 +554,7 @@ def model_outputs(draw: st.DrawFn) -> str:  # noqa: PLR0911 - one return per kin
                 "empty",
                 "truncated",
                 "two-objects",
+                "string-literal",
             ]
         )
     )
@@ -561,4 +573,6 @@ def model_outputs(draw: st.DrawFn) -> str:  # noqa: PLR0911 - one return per kin
         return body[: max(1, len(body) // 2)]
     if kind == "two-objects":
         return f'{body} and also {{"goal": "second"}}'
+    if kind == "string-literal":  # the whole answer one JSON string: no object (PRS-3)
+        return json.dumps(body)
     return body
