@@ -1,28 +1,40 @@
 # ruff: noqa: INP001 - a script, not a package module
-"""Regenerate docs/compliance.md: ctxpact's generic projector checks against every projector.
+"""Regenerate docs/compliance.md: ctxpact's generic checks against context trimmers and compactors.
 
-Rows: ctxpact's reference projectors, the JavaScript example (when ``node`` and
-``examples/javascript`` are there, through its harness), and each framework trimmer wrapped
-by ``ctxpact.conformance.adapters`` (the installed ones: ``pip install 'ctxpact[frameworks]'``).
-Every row is checked against every generic check and pair integrity, whatever it claims,
-with the derandomised ``default`` profile, so the same versions give the same document.
+Rows: ctxpact's reference projectors and compact policies, the JavaScript example's projectors
+(through its harness), and every framework trimmer and summarizer wrapped by
+``ctxpact.conformance.adapters`` (``pip install 'ctxpact[frameworks]'``). Every row is checked
+against every generic check of its component, pair integrity and wire validity, whatever it
+claims, with the derandomised ``default`` profile and no time or shrink limit (SUITE-11), so
+the same versions give the same bytes on any machine.
 
-Usage: ``python scripts/compliance_matrix.py [--profile NAME] [--output PATH]``.
+The run is recorded in docs/compliance.json (each row's outcomes, messages and
+counterexamples) and the document is rendered from that record alone, so a test can check
+the committed document against the committed record cheaply, and CI regenerates both and
+checks that nothing changed.
+
+Usage: ``python scripts/compliance_matrix.py [--profile NAME] [--output PATH] [--record PATH]``;
+``--render-only`` renders the document from the record without running anything. A row that
+cannot be run (node or a framework missing) is an error: a partial matrix is never written.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
+import math
 import shutil
 import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
 from ctxpact.conformance import (
+    OPTIONS,
     Claim,
     Component,
     ConformanceReport,
@@ -32,8 +44,12 @@ from ctxpact.conformance import (
     checks_for,
     reference_targets,
 )
-from ctxpact.conformance.adapters import framework_targets
-from ctxpact.spec import PROVIDERS, compact_json
+from ctxpact.conformance.adapters import (
+    UNAVAILABLE_FRAMEWORKS,
+    framework_targets,
+    unexpressible_fields,
+)
+from ctxpact.spec import PROVIDERS, JsonValue, compact_json
 
 ROOT = Path(__file__).resolve().parent.parent
 JAVASCRIPT = ROOT / "examples" / "javascript" / "harness.js"
@@ -41,11 +57,19 @@ JAVASCRIPT = ROOT / "examples" / "javascript" / "harness.js"
 #: (a pair-integrity claim changes what the pinned-prefix and newest-item checks require,
 #: PAIR-5); the pair and wire columns with their own claim, for the three providers.
 CLAIMS = (Claim.GENERIC, Claim.PAIR_INTEGRITY, Claim.WIRE_VALID)
-#: The checks of the matrix, in column order, with a short column label.
-COLUMNS = [check for check in checks_for(Component.PROJECTOR) if check.claim in CLAIMS]
-#: The generic columns, which one run per target checks.
-GENERIC_COLUMNS = {check.id for check in COLUMNS if check.claim is Claim.GENERIC}
-GENERIC_KEYWORDS = sorted(GENERIC_COLUMNS)
+#: The components with a table, in document order, with the table's heading.
+TABLES = {
+    Component.PROJECTOR: "Projectors: what this turn's prompt carries",
+    Component.COMPACT_POLICY: "Compact policies: what the memory becomes",
+}
+#: The checks of each table, in column order.
+COLUMNS = {
+    component: [check for check in checks_for(component) if check.claim in CLAIMS]
+    for component in TABLES
+}
+#: The check that tests each budget field a framework may be unable to express.
+FIELD_CHECKS = {"pinnedPrefixItems": "projector.pinned-prefix"}
+NOT_EXPRESSIBLE = "not expressible"
 MARK = {
     Outcome.PASS: "pass",
     Outcome.FAIL: "**FAIL**",
@@ -202,26 +226,27 @@ FINDINGS: dict[tuple[str, str], str] = {
     ),
 }
 INTRO = (
-    "Every row was checked against every generic projector check of spec/SPEC.md §5 "
-    "(PRJ-1 to PRJ-12, with the report, document and budget clauses they cite), claiming "
-    "`generic` alone, and against pair integrity (§1.5: a kept tool result keeps its call, a "
-    "kept call its results) and wire validity for the three providers of §1.6 (an input the "
-    "provider accepts gives an output it accepts), whatever the implementation claims, "
-    "with the derandomised `{profile}` profile of `ctxpact check` (the same versions give "
-    "the same document). Each column is one check, headed by the first clause it verifies. "
-    "The *claims* column says what each row honestly claims; a failure outside its claims is "
-    "a difference from ctxpact's contract, a failure inside them a bug."
+    "Every row was checked against every generic check of its component (spec/SPEC.md §5 for "
+    "a projector, §8 for a compact policy, with the report, document and budget clauses they "
+    "cite), claiming `generic` alone, and against pair integrity (§1.5: a kept tool result "
+    "keeps its call, a kept call its results) and wire validity for the three providers of "
+    "§1.6 (an input the provider accepts gives an output it accepts), whatever the "
+    "implementation claims, with the derandomised `{profile}` profile of `ctxpact check` and "
+    "no time or shrink limit (SUITE-11): the same versions give the same document on any "
+    "machine. Each column is one check, headed by the first clause it verifies. The *claims* "
+    "column says what each row honestly claims; a failure outside its claims is a difference "
+    "from ctxpact's contract, a failure inside them a bug. A budget field the framework has "
+    "no setting for is listed under *not expressible*, and the check about that field reads "
+    "*not expressible* instead of a failure that would only be the adapter's."
 )
 MAPPING = (
-    "Framework rows run the framework's own trimmer through `ctxpact.conformance.adapters`: "
+    "Framework rows run the framework's own code through `ctxpact.conformance.adapters`: "
     "each item becomes one framework message (the faithful conversion, or the nearest "
-    "message for items the framework has no shape for), the real trimmer runs, and its "
-    "survivors are mapped back to the original items. Budget mapping: `trim_messages` gets "
-    "`token_counter=len` and `max_tokens=maxItems`, then a counter summing `approx_chars` and "
-    "`max_tokens=maxApproxChars`, and `include_system` for a pinned prefix; AutoGen "
-    "`buffer_size=maxItems`, `head_size=pinnedPrefixItems`, `tail_size=maxItems-head_size`; "
-    "Strands `window_size=maxItems`, `pin_first=pinnedPrefixItems`. The adapters' module "
-    "docstrings give the details."
+    "message for items the framework has no shape for), the real trimmer or summarizer "
+    "runs, and what it keeps is mapped back to the original items. The adapters' module "
+    "docstrings give each budget mapping; the notes of each projection repeat the call made. "
+    "Findings that need a hand-built history are reproduced with the framework's own API, "
+    "without ctxpact, by the scripts under docs/findings/ (run by tests/test_findings.py)."
 )
 UNDESCRIBED = "New finding, not described yet: read the counterexample."
 
@@ -235,12 +260,10 @@ def _description(name: str, check_id: str) -> str:
 
 @contextlib.contextmanager
 def _javascript_targets() -> Iterator[list[Target]]:
-    """The JavaScript example's projectors, through its harness, when node is available."""
+    """The JavaScript example's projectors, through its harness."""
     node = shutil.which("node")
     if node is None or not JAVASCRIPT.exists():
-        print("skipping the JavaScript example: no node or no examples/javascript")  # noqa: T201
-        yield []
-        return
+        raise SystemExit("the matrix needs node and examples/javascript for its JavaScript rows")
     from ctxpact.conformance.harness import HarnessConnection, harness_targets  # noqa: PLC0415
 
     with HarnessConnection(f"{node} {JAVASCRIPT}") as connection:
@@ -251,116 +274,211 @@ def _javascript_targets() -> Iterator[list[Target]]:
         ]
 
 
-def _row(report: ConformanceReport) -> str:
-    found = {result.check_id: result for result in report.results}
+# -- the record -----------------------------------------------------------------------------
+
+
+def _cell(result: Any) -> dict[str, JsonValue]:  # noqa: ANN401 - a CheckResult
+    cell: dict[str, JsonValue] = {"outcome": result.outcome.value}
+    if result.outcome in (Outcome.FAIL, Outcome.ERROR):
+        cell["clauses"] = list(result.clauses)
+        cell["message"] = result.message.strip()
+        cell["counterexample"] = result.counterexample
+    return cell
+
+
+def record_row(report: ConformanceReport, target: Target) -> dict[str, JsonValue]:
+    """One row of the record: the implementation, its honest claims, each check's outcome."""
     impl = report.implementation
-    cells = [MARK[found[check.id].outcome] if check.id in found else "" for check in COLUMNS]
-    claims = ", ".join(sorted(claim.value for claim in impl.claims))
+    return {
+        "component": impl.component.value,
+        "name": impl.name,
+        "language": impl.language,
+        "version": impl.version,
+        "claims": [claim.value for claim in sorted(target.claims, key=lambda c: c.value)],
+        "notExpressible": dict(unexpressible_fields(target)),
+        "results": {result.check_id: _cell(result) for result in report.results},
+    }
+
+
+def _check_row(target: Target, profile: str) -> ConformanceReport:
+    """Every matrix column of *target*'s component, each check under the claim it belongs to."""
+    columns = COLUMNS[target.component]
+    generic_ids = sorted(check.id for check in columns if check.claim is Claim.GENERIC)
+    # A target that honestly claims pair integrity is held to PAIR-6 and PAIR-7 in place of
+    # PRJ-10 and PRJ-11 (PAIR-5); every other one to the generic rules.
+    honest = {Claim.GENERIC} | (target.claims & {Claim.PAIR_INTEGRITY})
+    generic = attrs.evolve(
+        target, claims=tuple(honest), expected_failures=(), options=_options(target, honest)
+    )
+    report = check_target(generic, profile=profile, keywords=generic_ids, timeout=math.inf)
+    results = list(report.results)
+    for claim in (Claim.PAIR_INTEGRITY, Claim.WIRE_VALID):
+        claimed_checks = [check.id for check in columns if check.claim is claim]
+        claims = {Claim.GENERIC, claim}
+        options = {**_options(target, claims), "providers": PROVIDERS}
+        if claim is not Claim.WIRE_VALID:
+            options.pop("providers")
+        claimed = attrs.evolve(target, claims=tuple(claims), options=options, expected_failures=())
+        results += check_target(
+            claimed, profile=profile, keywords=claimed_checks, timeout=math.inf
+        ).results
+    return attrs.evolve(report, implementation=target.implementation, results=tuple(results))
+
+
+def _options(target: Target, claims: set[Claim]) -> dict[str, Any]:
+    """The target's options that the checks of *claims* read (SUITE-3 refuses the others)."""
+    read = {
+        spec.key for spec in OPTIONS if spec.component is target.component and spec.claims & claims
+    }
+    return {key: value for key, value in target.options.items() if key in read}
+
+
+def run(profile: str) -> dict[str, JsonValue]:
+    """Run every row and return the record."""
+    rows: list[JsonValue] = []
+    with _javascript_targets() as javascript:
+        targets = [
+            *(t for t in reference_targets() if t.component in TABLES),
+            *javascript,
+            *framework_targets(required=True),
+        ]
+        targets.sort(key=lambda target: list(TABLES).index(target.component))
+        for target in targets:
+            began = time.perf_counter()
+            report = _check_row(target, profile)
+            rows.append(record_row(report, target))
+            print(  # noqa: T201
+                f"{target.name}: {len(report.failures)} finding(s) in "
+                f"{time.perf_counter() - began:.1f}s"
+            )
+    unavailable: list[JsonValue] = [
+        {"name": name, "reason": reason} for name, reason in UNAVAILABLE_FRAMEWORKS.items()
+    ]
+    return {"profile": profile, "rows": rows, "unavailable": unavailable}
+
+
+# -- the document ---------------------------------------------------------------------------
+
+
+def _mark(row: dict[str, Any], check_id: str) -> str:
+    cell = row["results"].get(check_id)
+    if cell is None:
+        return ""
+    outcome = Outcome(cell["outcome"])
+    field = next((f for f, c in FIELD_CHECKS.items() if c == check_id), None)
+    if outcome is Outcome.FAIL and field in row["notExpressible"]:
+        return NOT_EXPRESSIBLE
+    return MARK[outcome]
+
+
+def _row_line(row: dict[str, Any], columns: Sequence[Any]) -> str:
+    cells = [_mark(row, check.id) for check in columns]
+    unexpressed = ", ".join(f"`{name}`" for name in row["notExpressible"]) or "—"
     return (
-        f"| `{impl.name}` | {impl.language} {impl.version} | {claims} | " + " | ".join(cells) + " |"
+        f"| `{row['name']}` | {row['language']} {row['version']} | {', '.join(row['claims'])} "
+        f"| {unexpressed} | " + " | ".join(cells) + " |"
     )
 
 
-def _evidence(message: str, counterexample: object) -> list[str]:
+def _evidence(message: str, counterexample: JsonValue) -> list[str]:
     """The check's message and the counterexample that goes with it, as JSON.
 
     The counterexample is the failing explicit example when one failed, else the example
     Hypothesis shrank the failure to.
     """
-    lines = ["```", message.strip(), "```"]
+    lines = ["```", message, "```"]
     if counterexample is not None:
-        text = compact_json(counterexample)  # type: ignore[arg-type] # a counterexample is JSON
-        lines += ["", "Counterexample:", "", "```json", text, "```"]
+        lines += ["", "Counterexample:", "", "```json", compact_json(counterexample), "```"]
     return lines
 
 
-def render(reports: Sequence[tuple[ConformanceReport, frozenset[Claim]]], profile: str) -> str:
-    """The markdown document: the table, then every failure with its counterexample."""
-    header = " | ".join(
-        f"{check.clauses[0]} `{check.id.removeprefix('projector.')}`" for check in COLUMNS
-    )
+def _prefix(component: Component) -> str:
+    return "projector." if component is Component.PROJECTOR else "compaction."
+
+
+def render(record: dict[str, Any]) -> str:
+    """The markdown document: one table per component, then every finding with its evidence."""
     lines = [
-        "# Compliance matrix: context trimmers against ctxpact's generic projector checks",
+        "# Compliance matrix: context trimmers and compactors against ctxpact's generic checks",
         "",
-        "<!-- Generated by scripts/compliance_matrix.py; do not edit by hand. -->",
+        (
+            "<!-- Generated by scripts/compliance_matrix.py from docs/compliance.json; "
+            "do not edit by hand. -->"
+        ),
         "",
-        INTRO.format(profile=profile),
+        INTRO.format(profile=record["profile"]),
         "",
         MAPPING,
-        "",
-        "| implementation | version | claims | " + header + " |",
-        "| --- | --- | --- |" + " --- |" * len(COLUMNS),
     ]
-    lines += [_row(report) for report, _ in reports]
-    failures = [
-        (report, result)
-        for report, _ in reports
-        for result in report.results
-        if result.outcome in (Outcome.FAIL, Outcome.ERROR)
-    ]
-    lines += ["", "## Findings", ""]
-    if not failures:
-        lines.append("None.")
-    for report, result in failures:
-        name = report.implementation.name
+    rows = record["rows"]
+    for component, heading in TABLES.items():
+        columns = COLUMNS[component]
+        header = " | ".join(
+            f"{check.clauses[0]} `{check.id.removeprefix(_prefix(component))}`" for check in columns
+        )
         lines += [
-            f"### `{name}`: `{result.check_id}` ({', '.join(result.clauses)})",
             "",
-            _description(name, result.check_id),
+            f"## {heading}",
             "",
-            *_evidence(result.message, result.counterexample),
-            "",
+            "| implementation | version | claims | not expressible | " + header + " |",
+            "| --- | --- | --- | --- |" + " --- |" * len(columns),
         ]
+        lines += [_row_line(row, columns) for row in rows if row["component"] == component.value]
+    if record["unavailable"]:
+        lines += ["", "## Not checked", ""]
+        lines += [f"- **{entry['name']}**: {entry['reason']}" for entry in record["unavailable"]]
+    lines += ["", "## Findings", ""]
+    found = False
+    for row in rows:
+        for check_id, cell in row["results"].items():
+            if cell["outcome"] not in (Outcome.FAIL.value, Outcome.ERROR.value):
+                continue
+            found = True
+            field = next((f for f, c in FIELD_CHECKS.items() if c == check_id), None)
+            title = f"### `{row['name']}`: `{check_id}` ({', '.join(cell['clauses'])})"
+            if cell["outcome"] == Outcome.FAIL.value and field in row["notExpressible"]:
+                reason = row["notExpressible"][field]
+                lines += [title, "", f"{NOT_EXPRESSIBLE}: `{field}`: {reason}.", ""]
+                continue
+            lines += [
+                title,
+                "",
+                _description(row["name"], check_id),
+                "",
+                *_evidence(cell["message"], cell["counterexample"]),
+                "",
+            ]
+    if not found:
+        lines.append("None.")
     return "\n".join(lines).rstrip() + "\n"
 
 
+def write_record(record: dict[str, JsonValue], path: Path) -> None:
+    """The record as JSON text that is the same bytes for the same record."""
+    text = json.dumps(record, ensure_ascii=False, indent=1, sort_keys=False)
+    path.write_text(text + "\n", encoding="utf-8")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the matrix and write the document; return 0 (findings are not errors)."""
+    """Run the matrix (or only render it) and write the record and the document."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", default="default", help="quick, default or thorough")
     parser.add_argument("--output", type=Path, default=ROOT / "docs" / "compliance.md")
+    parser.add_argument("--record", type=Path, default=ROOT / "docs" / "compliance.json")
+    parser.add_argument(
+        "--render-only", action="store_true", help="render the document from the record"
+    )
     arguments = parser.parse_args(argv)
     started = time.perf_counter()
-    reports: list[tuple[ConformanceReport, frozenset[Claim]]] = []  # with the honest claims
-    with _javascript_targets() as javascript:
-        targets = [
-            *(t for t in reference_targets() if t.component is Component.PROJECTOR),
-            *javascript,
-            *framework_targets(),
-        ]
-        for target in targets:
-            began = time.perf_counter()
-            # A target that honestly claims pair integrity is held to PAIR-6 and PAIR-7 in place
-            # of PRJ-10 and PRJ-11 (PAIR-5); every other one to the generic rules.
-            honest = {Claim.GENERIC} | (target.claims & {Claim.PAIR_INTEGRITY})
-            generic = attrs.evolve(target, claims=tuple(honest), expected_failures=())
-            generic_report = check_target(
-                generic, profile=arguments.profile, keywords=GENERIC_KEYWORDS
-            )
-            report = generic_report
-            results = [r for r in report.results if r.check_id in GENERIC_COLUMNS]
-            for claim in (Claim.PAIR_INTEGRITY, Claim.WIRE_VALID):
-                claimed = attrs.evolve(
-                    target,
-                    claims=(Claim.GENERIC, claim),
-                    options={**target.options, "providers": PROVIDERS},
-                    expected_failures=(),
-                )
-                keyword = claim.value
-                results += check_target(
-                    claimed, profile=arguments.profile, keywords=[f"projector.{keyword}"]
-                ).results
-            report = attrs.evolve(
-                report, implementation=target.implementation, results=tuple(results)
-            )
-            reports.append((report, target.claims))
-            failed = len(report.failures)
-            print(  # noqa: T201
-                f"{target.name}: {failed} finding(s) in {time.perf_counter() - began:.1f}s"
-            )
+    if arguments.render_only:
+        record = json.loads(arguments.record.read_text(encoding="utf-8"))
+    else:
+        record = run(arguments.profile)
+        arguments.record.parent.mkdir(parents=True, exist_ok=True)
+        write_record(record, arguments.record)
     arguments.output.parent.mkdir(parents=True, exist_ok=True)
-    arguments.output.write_text(render(reports, arguments.profile), encoding="utf-8")
-    print(f"wrote {arguments.output} in {time.perf_counter() - started:.1f}s")  # noqa: T201
+    arguments.output.write_text(render(record), encoding="utf-8")
+    print(f"wrote {arguments.output.name} in {time.perf_counter() - started:.1f}s")  # noqa: T201
     return 0
 
 

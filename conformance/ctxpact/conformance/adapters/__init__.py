@@ -11,10 +11,21 @@ One module per framework; importing one without its framework raises
 - :mod:`ctxpact.conformance.adapters.strands` (``pip install 'ctxpact[strands]'``):
   messages both ways, ``SlidingWindowConversationManager`` as a projector.
 
-``pip install 'ctxpact[frameworks]'`` installs all of them. What a framework's messages
-cannot carry raises :class:`UnsupportedItemError` or :class:`UnsupportedMessageError`, both
-naming the position and the reason. :func:`framework_targets` lists every wrapped trimmer
-whose framework is installed, as targets for the conformance suite.
+``pip install 'ctxpact[frameworks]'`` installs all of them.
+
+The helpers the adapters are made of are public, for an adapter of one's own
+(docs/implementing.md §12): reading an item in any of the three wire formats
+(:func:`item_role`, :func:`item_text`, :func:`declared_calls`, :func:`tool_results_of`,
+:func:`standalone_results`), building items (:func:`message_item`, :func:`input_text`,
+:func:`chat_tool_call_item`, :func:`tool_result_item`), and turning what a framework kept
+back into a projection with an exact report (:func:`message_positions`,
+:func:`survivor_projection`, :func:`unexpressible_note`). The scripted model client a
+compact policy is checked with is :class:`ctxpact.conformance.ScriptedModelClient`.
+
+What a framework's messages cannot carry raises :class:`UnsupportedItemError` or
+:class:`UnsupportedMessageError`, both naming the position and the reason.
+:func:`framework_targets` lists every wrapped trimmer whose framework is installed, as targets
+for the conformance suite.
 """
 
 from ctxpact.conformance.adapters._common import (
@@ -22,14 +33,45 @@ from ctxpact.conformance.adapters._common import (
     ProjectionAlignmentError,
     UnsupportedItemError,
     UnsupportedMessageError,
+    chat_tool_call_item,
+    declared_calls,
+    input_text,
+    item_role,
+    item_text,
+    message_item,
+    message_positions,
+    standalone_results,
+    survivor_projection,
+    tool_result_item,
+    tool_results_of,
+    unexpressible_note,
 )
-from ctxpact.conformance.adapters._targets import FRAMEWORK_MODULES, framework_targets
+from ctxpact.conformance.adapters._targets import (
+    FRAMEWORK_MODULES,
+    UNAVAILABLE_FRAMEWORKS,
+    framework_targets,
+    unexpressible_fields,
+)
 
 __all__ = [
     "FRAMEWORK_MODULES",
+    "UNAVAILABLE_FRAMEWORKS",
     "MissingFrameworkError",
     "ProjectionAlignmentError",
     "UnsupportedItemError",
     "UnsupportedMessageError",
+    "chat_tool_call_item",
+    "declared_calls",
     "framework_targets",
+    "input_text",
+    "item_role",
+    "item_text",
+    "message_item",
+    "message_positions",
+    "standalone_results",
+    "survivor_projection",
+    "tool_result_item",
+    "tool_results_of",
+    "unexpressible_fields",
+    "unexpressible_note",
 ]

@@ -25,6 +25,7 @@ from ctxpact.spec import (
     JsonObject,
     JsonValue,
     compact_json,
+    tool_results,
 )
 
 #: The member values of the item shapes the spec names (§1.4).
@@ -168,6 +169,11 @@ def message_item(role: str, content: JsonValue) -> JsonObject:
     return {"type": MESSAGE, "role": role, "content": content}
 
 
+def tool_result_item(call_id: str, output: JsonValue) -> JsonObject:
+    """A Responses ``function_call_output`` item, members in the spec's order (§1.4)."""
+    return {"type": TOOL_RESULT, "call_id": call_id, "output": output}
+
+
 def chat_tool_call(entry: object, position: int) -> tuple[str, str, str]:
     """The (id, name, arguments) of a Chat Completions tool call, exactly in that shape."""
     if not (
@@ -221,7 +227,7 @@ def compact_json_or_repr(value: object) -> str:
 # -- the presentation: what a stand-in message is built from -----------------------------
 
 
-def role_of(item: JsonValue) -> str | None:
+def item_role(item: JsonValue) -> str | None:
     """The item's ``role`` when it is a string."""
     if isinstance(item, dict):
         role = item.get("role")
@@ -240,7 +246,7 @@ def is_reasoning(item: JsonValue) -> bool:
     return isinstance(item, dict) and item.get("type") == REASONING
 
 
-def visible_text(item: JsonValue) -> str:
+def item_text(item: JsonValue) -> str:
     """The text a stand-in message shows: a message's texts, else the item's JSON text."""
     if isinstance(item, str):
         return item
@@ -257,6 +263,51 @@ def visible_text(item: JsonValue) -> str:
             if texts:
                 return "\n".join(texts)
     return "" if item is None else compact_json(item)
+
+
+def tool_results_of(item: JsonValue) -> list[tuple[str, str]]:
+    """(call id, output text) of each tool result *item* is or carries, in any wire format.
+
+    A Responses ``function_call_output`` item and a Chat tool message (``role`` ``"tool"``)
+    are one result each; an Anthropic result carrier gives one per ``tool_result`` part
+    (§1.4). A call id that is not a string reads as ``""``; an output that is not a string
+    becomes its compact JSON text.
+    """
+    found = []
+    for result in tool_results(item):
+        holder = result.holder(item)
+        output = holder.get(result.output_key)
+        found.append((result.call_id or "", _output_text(output)))
+    return found
+
+
+def standalone_results(item: JsonValue) -> list[tuple[str, str]]:
+    """The results of *item* when it holds nothing else, as :func:`tool_results_of` gives them.
+
+    A Responses result item, a Chat tool message, or an Anthropic carrier whose parts are
+    all ``tool_result`` parts: a framework presents each as its tool-result message. Any
+    other item gives ``[]`` (a carrier that also holds text is a user message).
+    """
+    if not isinstance(item, dict):
+        return []
+    parts = item.get("content")
+    whole = item.get("type") == TOOL_RESULT or item.get("role") == "tool"
+    carrier = (
+        isinstance(parts, list)
+        and bool(parts)
+        and all(isinstance(part, dict) and part.get("type") == "tool_result" for part in parts)
+    )
+    return tool_results_of(item) if whole or carrier else []
+
+
+def _output_text(output: JsonValue) -> str:
+    if isinstance(output, str):
+        return output
+    if isinstance(output, list):
+        texts = [part.get("text") if isinstance(part, dict) else None for part in output]
+        if texts and all(isinstance(text, str) for text in texts):
+            return "\n".join(str(text) for text in texts)
+    return "" if output is None else compact_json(output)
 
 
 def _text_of(value: JsonValue) -> str:
@@ -315,32 +366,16 @@ def tool_output_text(item: JsonObject) -> str:
 # -- reports -----------------------------------------------------------------------------
 
 
-def positions(messages: Sequence[object]) -> dict[int, int]:
-    """Each presented message's identity mapped to the position of the item it stands for."""
+def message_positions(messages: Sequence[object]) -> dict[int, int]:
+    """Each presented message's identity mapped to the position of the item it stands for.
+
+    Build it from the messages handed to the framework, one per item, before the framework
+    runs; :func:`survivor_projection` reads it to tell survivors from inserted messages.
+    """
     return {id(message): index for index, message in enumerate(messages)}
 
 
-def survivors(
-    kept: Sequence[M], index_of: Mapping[int, int]
-) -> tuple[list[int], list[tuple[int, M]]]:
-    """Source positions of the kept messages, and the messages the framework inserted.
-
-    Inserted messages are returned with their position in *kept*. The positions are in the
-    framework's order, as it kept them: a framework that reorders shows up as such in the
-    projection, for the order-preserving check (PRJ-7) to find.
-    """
-    indices: list[int] = []
-    inserted: list[tuple[int, M]] = []
-    for position, message in enumerate(kept):
-        index = index_of.get(id(message))
-        if index is None:
-            inserted.append((position, message))
-        else:
-            indices.append(index)
-    return indices, inserted
-
-
-def project_survivors(  # noqa: PLR0913 - the report's facts, each its own argument
+def survivor_projection(  # noqa: PLR0913 - the report's facts, each its own argument
     source: Sequence[JsonValue],
     kept: Sequence[M],
     index_of: Mapping[int, int],
@@ -348,34 +383,55 @@ def project_survivors(  # noqa: PLR0913 - the report's facts, each its own argum
     *,
     item_limit_applied: bool,
     character_limit_applied: bool,
-    notes: list[str],
+    notes: Sequence[str] = (),
     keep_inserted: bool = True,
 ) -> ContextProjection:
-    """The projection of what a framework kept.
+    """The projection of what a framework kept, with a report that is exact (PRJ-12).
 
-    The original items of its survivors, in its order, with the messages it inserted shown
-    through *view* (or left out, with a note, when *keep_inserted* is false).
+    *source* are the items, *kept* the framework's messages after it ran and *index_of* the
+    :func:`message_positions` of the messages it was given. A kept message found there
+    stands for its original item (the item itself, by identity, never a conversion back); a
+    message the framework made itself is shown through *view*, in place, or left out (with
+    a note) when *keep_inserted* is false. The items are in the framework's order, so a
+    framework that reorders is caught by the order-preserving check (PRJ-7). The report
+    counts, sizes and lists the dropped positions; with an inserted message no position list
+    can be exact and it carries none (a note counts the insertions). Linear in the number of
+    items.
     """
-    indices, inserted = survivors(kept, index_of)
-    if inserted and not keep_inserted:
-        notes.append(f"left out {len(inserted)} message(s) the framework inserted")
-        inserted = []
-    output: list[JsonValue] = [source[index] for index in indices]
-    for position, message in inserted:
-        output.insert(position, view(message))
+    indices: list[int] = []
+    output: list[JsonValue] = []
+    made: list[JsonValue] = []
+    all_notes = list(notes)
+    for message in kept:
+        index = index_of.get(id(message))
+        if index is not None:
+            indices.append(index)
+            output.append(source[index])
+        elif keep_inserted:
+            made.append(view(message))
+            output.append(made[-1])
+        else:
+            made.append(None)
+    if made and not keep_inserted:
+        all_notes.append(f"left out {len(made)} message(s) the framework inserted")
+        made = []
     return build_projection(
         source,
         output,
         kept=indices,
-        inserted=len(inserted),
+        inserted=len(made),
         item_limit_applied=item_limit_applied,
         character_limit_applied=character_limit_applied,
-        notes=notes,
+        notes=all_notes,
     )
 
 
-def budget_note(budget: ContextBudget | None, *, ignored: Sequence[str]) -> tuple[str, ...]:
-    """A note naming the budget fields the framework has no setting for (and so ignores)."""
+def unexpressible_note(budget: ContextBudget | None, *, ignored: Sequence[str]) -> tuple[str, ...]:
+    """A report note naming the fields of *budget* in *ignored* that it sets.
+
+    *ignored* are the budget fields (``maxApproxChars``, ``pinnedPrefixItems``, ...) the
+    framework has no setting for; the note is empty when the budget sets none of them.
+    """
     if budget is None:
         return ()
     values = {
@@ -443,7 +499,8 @@ def represented(
     output = list(projection.items)
     dropped = projection.report.dropped_indices
     if dropped is not None:
-        kept = [index for index in range(len(source)) if index not in set(dropped)]
+        left_out = set(dropped)
+        kept = [index for index in range(len(source)) if index not in left_out]
         if len(kept) == len(output):
             return list(zip(kept, output, strict=True))
     pairs: list[tuple[int, JsonValue]] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Final
 
 from ctxpact.conformance._model import Claim, Component, ExpectedFailure
@@ -129,6 +130,23 @@ def _strands() -> tuple[Target, ...]:
             version=strands.VERSION,
         ),
     )
+
+
+#: Frameworks the compliance matrix names but does not check, and why (docs/compliance.md).
+UNAVAILABLE_FRAMEWORKS: Final[Mapping[str, str]] = {}
+
+
+def unexpressible_fields(target: Target) -> Mapping[str, str]:
+    """The budget fields *target*'s framework has no setting for, with the reason.
+
+    Each wrapped trimmer declares them in its ``unexpressible`` attribute (budget field
+    names as the JSON documents spell them, ``pinnedPrefixItems``); the compliance matrix
+    shows the check about such a field as "not expressible" rather than as a failure that
+    would only be the adapter's. A target that is not a framework projector declares none.
+    """
+    if target.component is not Component.PROJECTOR or target.name.startswith("ctxpact"):
+        return {}
+    return dict(getattr(target.factory(), "unexpressible", {}))
 
 
 _BUILDERS = {"langchain": _langchain, "autogen": _autogen, "strands": _strands}

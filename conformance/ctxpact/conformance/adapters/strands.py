@@ -48,7 +48,6 @@ from ctxpact.conformance.adapters._common import (
     UnsupportedItemError,
     UnsupportedMessageError,
     arguments_or_empty,
-    budget_note,
     compact_json_or_repr,
     convert_all,
     declared_calls,
@@ -56,13 +55,15 @@ from ctxpact.conformance.adapters._common import (
     input_text,
     is_reasoning,
     is_tool_result,
+    item_role,
+    item_text,
     members,
     message_item,
-    positions,
-    project_survivors,
-    role_of,
+    message_positions,
+    standalone_results,
     string,
-    visible_text,
+    survivor_projection,
+    unexpressible_note,
 )
 from ctxpact.spec import (
     ContextBudget,
@@ -235,6 +236,7 @@ def present(item: JsonValue) -> Message:
     except Unsupported:
         pass
     if is_tool_result(item):
+        # A Responses result keeps its output as it is: a text block or a json block.
         assert isinstance(item, dict)  # noqa: S101 - a tool result is an object; narrows for mypy
         call_id = item.get("call_id")
         output = item.get("output")
@@ -242,15 +244,21 @@ def present(item: JsonValue) -> Message:
             "role": "user",
             "content": [_result_block(call_id if isinstance(call_id, str) else "", output)],
         }
+    results = standalone_results(item)
+    if results:
+        return {
+            "role": "user",
+            "content": [_result_block(call_id, output) for call_id, output in results],
+        }
     calls: list[ContentBlock] = [
         {"toolUse": {"toolUseId": call_id, "name": name, "input": arguments_or_empty(arguments)}}
         for call_id, name, arguments in declared_calls(item)
     ]
     if calls:
         return {"role": "assistant", "content": calls}
-    if role_of(item) == "assistant" or is_reasoning(item):
-        return {"role": "assistant", "content": [{"text": visible_text(item)}]}
-    return {"role": "user", "content": [{"text": visible_text(item)}]}
+    if item_role(item) == "assistant" or is_reasoning(item):
+        return {"role": "assistant", "content": [{"text": item_text(item)}]}
+    return {"role": "user", "content": [{"text": item_text(item)}]}
 
 
 class _Warnings(logging.Handler):
@@ -292,8 +300,8 @@ class SlidingWindowProjector:
         """Run ``apply_management`` on the presented messages and map the survivors back."""
         source = list(items or ())
         messages = [present(item) for item in source]
-        index_of = positions(messages)
-        notes = list(budget_note(budget, ignored=("maxApproxChars",)))
+        index_of = message_positions(messages)
+        notes = list(unexpressible_note(budget, ignored=("maxApproxChars",)))
         view = _AgentView(list(messages))
         if budget is not None and budget.max_items is not None:
             pin = budget.pinned_prefix_items or None
@@ -313,7 +321,7 @@ class SlidingWindowProjector:
                 "should_truncate_results=False).apply_management"
             )
             notes.extend(f"strands warned: {message}" for message in warnings.messages)
-        return project_survivors(
+        return survivor_projection(
             source,
             view.messages,
             index_of,
