@@ -68,7 +68,16 @@ COLUMNS = {
     for component in TABLES
 }
 #: The check that tests each budget field a framework may be unable to express.
-FIELD_CHECKS = {"pinnedPrefixItems": "projector.pinned-prefix"}
+FIELD_CHECKS = {"pinnedPrefixItems": "projector.pinned-prefix", "maxItems": "projector.max-items"}
+#: The tier checks that apply to a Tier-1 peer (a projector that clears old tool results in
+#: place, whatever its placeholder text): only tool results change, a second pass changes
+#: nothing, and which results are cleared and how (ctxpact's placeholder text included).
+TIER_CHECKS = (
+    "projector.exact.tier-purity",
+    "projector.exact.idempotence",
+    "projector.exact.placeholders",
+)
+TIER_HEADING = "Tier-1 peers: the tier checks that apply"
 NOT_EXPRESSIBLE = "not expressible"
 MARK = {
     Outcome.PASS: "pass",
@@ -210,6 +219,82 @@ FINDINGS: dict[tuple[str, str], str] = {
         "with `tail_size` 1 that message is the newest one, so the view ends without the "
         "result the model has to read."
     ),
+    ("", "compaction.wire-valid"): (
+        "The tool results the compaction kept without their calls (its pair-integrity "
+        "finding) are what the providers reject: the counterexample names the rule, the "
+        "position and the provider's own error text."
+    ),
+    ("langchain:SummarizationMiddleware (kept verbatim)", "projector.max-items"): (
+        "Documented behaviour, a difference from ctxpact's contract: `keep=('messages', N)` is "
+        "a target, not a bound. When the cut lands on a `ToolMessage`, "
+        "`_find_safe_cutoff_point` moves it back to the `AIMessage` of the call, so more than "
+        "N messages are kept (the class docstring: 'ensuring AI/Tool message pairs remain "
+        "together'); `maxItems` is a bound (PRJ-9). Reproduced by "
+        "docs/findings/langchain_middleware.py (`summarization_keep_is_not_a_bound`)."
+    ),
+    ("langchain:SummarizationMiddleware (kept verbatim)", "projector.pair-integrity"): (
+        "A user message carrying two tool results is, to LangChain, one `HumanMessage` (a "
+        "`ToolMessage` holds one result), and the middleware may cut right after the calls "
+        "it answers. With LangChain's own shapes the cut orphans results too: when one step's "
+        "calls sit in several `AIMessage`s, `_find_safe_cutoff_point` stops at the first "
+        "`AIMessage` whose ids intersect the cut's and leaves the results of the earlier ones "
+        "without their calls: a bug, langchain-ai/langchain#38352 (open; PRs #38423, #38424, "
+        "#38449 walk back until every id is covered). Reproduced by "
+        "docs/findings/langchain_middleware.py (`summarization_orphans_results_of_earlier_calls`)."
+    ),
+    ("langchain:SummarizationMiddleware(", "compaction.pair-integrity"): (
+        "A bug, langchain-ai/langchain#38352 (open): when the cut lands on a run of "
+        "`ToolMessage`s whose calls sit in several `AIMessage`s (one call per model turn, as "
+        "Responses-style histories have them), `_find_safe_cutoff_point` moves the cut back "
+        "to the nearest `AIMessage` holding *any* of the run's ids, and the calls before it "
+        "are summarized while their results stay. The next request is a 400 (`No tool call "
+        "found for function call output`), on every later turn once the history is saved. "
+        "Fix: keep walking back until every id of the run is covered (PRs #38423, #38424, "
+        "#38449). Reproduced by docs/findings/langchain_middleware.py."
+    ),
+    ("langchain:ContextEditingMiddleware", "projector.exact.placeholders"): (
+        "A difference from ctxpact's contract, not a bug: `ClearToolUsesEdit` replaces an old "
+        "result with one fixed text, `[cleared]`, where Tier-1's label names the call "
+        "(`[tool result cleared: read(call-1)]`, T1-4, T1-6), so a model can tell which result "
+        "it lost and ask again. The check stops at the first difference; the edit also skips a "
+        "result whose call is not in the nearest earlier `AIMessage` (a bug, no upstream issue "
+        "found: docs/findings/langchain_middleware.py, "
+        "`clear_tool_uses_reads_only_the_nearest_ai_message`). Only tool results change and a "
+        "second pass changes nothing (tier-purity and idempotence pass)."
+    ),
+    ("openai-agents:", "projector.newest-item"): (
+        "A limitation: `limit` counts stored items, and since the fix of "
+        "openai/openai-agents-python#4322 (PR #4324) the SDK removes from the model input an "
+        "output whose call fell outside the window. With `limit=1` on a history that ends "
+        "with a `function_call_output` the model sees no history at all, not even the result "
+        "it has to read. Valid for the provider, but the newest result is lost; widening the "
+        "window back to the call would keep the pair. Reproduced by "
+        "docs/findings/openai_agents.py (`limit_drops_the_newest_tool_output`)."
+    ),
+    ("openai-agents:", "projector.pair-integrity"): (
+        "A difference of scope, not a bug: the SDK's clean-up of a limited window reads the "
+        "Responses shapes it stores (`function_call`, `function_call_output`) and prunes them "
+        "pair-safely (docs/findings/openai_agents.py, "
+        "`limit_keeps_pairs_in_the_responses_shape`); Chat tool messages and Anthropic "
+        "`tool_result` parts in a session are not its format, and the window cuts through them."
+    ),
+    ("strands-agents:SummarizingConversationManager", "compaction.pair-integrity"): (
+        "A difference from ctxpact's units (PAIR-3): a Responses reasoning item belongs with "
+        "the call after it, but Strands keeps reasoning inside the assistant message of its "
+        "`toolUse`, so a history with reasoning as its own message (as the presentation of a "
+        "Responses item gives it) can be cut between the two. Strands' own histories do not "
+        "reach it."
+    ),
+    ("strands-agents:SummarizingConversationManager", "compaction.wire-valid"): (
+        "A limitation: `adjust_split_point_for_tool_pairs` accepts a split at a `toolUse` "
+        "message when the next message holds some `toolResult`, without checking that the "
+        "kept results belong to kept uses. With one step's calls in two assistant messages "
+        "(a history converted from the Responses API) the split falls between them and the "
+        "first call's result stays without it. Strands' own loop puts a step's uses in one "
+        "message, and Bedrock requires alternating roles, so its own histories do not reach "
+        "it. Fix: accept a split only when every `toolResult` after it has its `toolUse` "
+        "after it. No upstream issue found. Reproduced by docs/findings/strands_summarizing.py."
+    ),
     ("strands-agents:SlidingWindowConversationManager", "projector.max-items"): (
         "When no valid trim point exists (no plain user message and no toolUse/toolResult "
         "boundary after `len - window_size`), `reduce_context` logs a warning and keeps "
@@ -296,8 +381,21 @@ def record_row(report: ConformanceReport, target: Target) -> dict[str, JsonValue
         "version": impl.version,
         "claims": [claim.value for claim in sorted(target.claims, key=lambda c: c.value)],
         "notExpressible": dict(unexpressible_fields(target)),
+        "tier1Peer": _tier1_peer(target),
         "results": {result.check_id: _cell(result) for result in report.results},
     }
+
+
+def _tier1_peer(target: Target) -> bool:
+    """Whether *target* gets the tier checks: a framework's Tier-1 peer, or the reference's.
+
+    The reference's tiered projector is the row to compare the peers with.
+    """
+    if target.name == "ctxpact.reference:TypeAwareContextProjector":
+        return True
+    if target.component is not Component.PROJECTOR or target.name.startswith("ctxpact"):
+        return False
+    return bool(getattr(target.factory(), "tier1_peer", False))
 
 
 def _check_row(target: Target, profile: str) -> ConformanceReport:
@@ -321,6 +419,16 @@ def _check_row(target: Target, profile: str) -> ConformanceReport:
         claimed = attrs.evolve(target, claims=tuple(claims), options=options, expected_failures=())
         results += check_target(
             claimed, profile=profile, keywords=claimed_checks, timeout=math.inf
+        ).results
+    if _tier1_peer(target):
+        tiered = attrs.evolve(
+            target,
+            claims=(Claim.GENERIC, Claim.EXACT),
+            options=_options(target, {Claim.GENERIC, Claim.EXACT}),
+            expected_failures=(),
+        )
+        results += check_target(
+            tiered, profile=profile, keywords=list(TIER_CHECKS), timeout=math.inf
         ).results
     return attrs.evolve(report, implementation=target.implementation, results=tuple(results))
 
@@ -424,9 +532,29 @@ def render(record: dict[str, Any]) -> str:
             "| --- | --- | --- | --- |" + " --- |" * len(columns),
         ]
         lines += [_row_line(row, columns) for row in rows if row["component"] == component.value]
+    tiered = [row for row in rows if row.get("tier1Peer")]
+    if tiered:
+        checks = {check.id: check for check in checks_for(Component.PROJECTOR)}
+        columns = [checks[check_id] for check_id in TIER_CHECKS]
+        header = " | ".join(
+            f"{check.clauses[0]} `{check.id.removeprefix('projector.exact.')}`" for check in columns
+        )
+        lines += [
+            "",
+            f"## {TIER_HEADING}",
+            "",
+            "| implementation | version | " + header + " |",
+            "| --- | --- |" + " --- |" * len(columns),
+        ]
+        lines += [
+            f"| `{row['name']}` | {row['language']} {row['version']} | "
+            + " | ".join(_mark(row, check.id) for check in columns)
+            + " |"
+            for row in tiered
+        ]
     if record["unavailable"]:
         lines += ["", "## Not checked", ""]
-        lines += [f"- **{entry['name']}**: {entry['reason']}" for entry in record["unavailable"]]
+        lines += [f"- **{entry['name']}**: {entry['reason']}." for entry in record["unavailable"]]
     lines += ["", "## Findings", ""]
     found = False
     for row in rows:

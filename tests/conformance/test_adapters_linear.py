@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from ctxpact.conformance.adapters import FRAMEWORK_MODULES
+from ctxpact.conformance.adapters import FRAMEWORK_MODULES, matched_projection
 from ctxpact.reference import TypeAwareContextProjector
-from ctxpact.spec import ContextBudget, JsonValue
+from ctxpact.spec import ContextBudget, JsonValue, copy_json
 
 SHORT = 60
 LONG = 4 * SHORT
@@ -127,8 +127,19 @@ def unbudgeted(projector: Any) -> Callable[[list[JsonValue]], object]:
     return lambda items: projector.project(items, None)
 
 
+def _rematched(items: list[JsonValue]) -> object:
+    """What an adapter does with copies a framework hands back (a stored session)."""
+    copies = copy_json(items)
+    assert isinstance(copies, list)
+    return matched_projection(
+        items, copies[1:], item_limit_applied=True, character_limit_applied=False
+    )
+
+
 def _conversions() -> list[tuple[str, Callable[[list[JsonValue]], object]]]:
-    found: list[tuple[str, Callable[[list[JsonValue]], object]]] = []
+    found: list[tuple[str, Callable[[list[JsonValue]], object]]] = [
+        ("common.matched_projection", _rematched)
+    ]
     if "langchain" in _installed():
         from ctxpact.conformance.adapters import langchain as lc  # noqa: PLC0415
 

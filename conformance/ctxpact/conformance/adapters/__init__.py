@@ -9,7 +9,15 @@ One module per framework; importing one without its framework raises
   ``LLMMessage`` s both ways, ``BufferedChatCompletionContext`` and
   ``HeadAndTailChatCompletionContext`` as projectors, ``CtxpactChatCompletionContext``.
 - :mod:`ctxpact.conformance.adapters.strands` (``pip install 'ctxpact[strands]'``):
-  messages both ways, ``SlidingWindowConversationManager`` as a projector.
+  messages both ways, ``SlidingWindowConversationManager`` as a projector,
+  ``SummarizingConversationManager`` as a compact policy.
+- :mod:`ctxpact.conformance.adapters.langchain_middleware`
+  (``pip install 'ctxpact[langchain-agents]'``): the LangChain v1 ``SummarizationMiddleware``
+  as a projector and a compact policy, ``ContextEditingMiddleware`` with
+  ``ClearToolUsesEdit`` as a projector.
+- :mod:`ctxpact.conformance.adapters.openai_agents` (``pip install 'ctxpact[openai-agents]'``):
+  the OpenAI Agents SDK's ``SQLiteSession`` with ``SessionSettings(limit=...)`` and its
+  ``Runner`` as a projector.
 
 ``pip install 'ctxpact[frameworks]'`` installs all of them.
 
@@ -19,7 +27,8 @@ The helpers the adapters are made of are public, for an adapter of one's own
 :func:`standalone_results`), building items (:func:`message_item`, :func:`input_text`,
 :func:`chat_tool_call_item`, :func:`tool_result_item`), and turning what a framework kept
 back into a projection with an exact report (:func:`message_positions`,
-:func:`survivor_projection`, :func:`unexpressible_note`). The scripted model client a
+:func:`survivor_projection`, :func:`matched_projection` for copies a framework hands back,
+:func:`unexpressible_note`). The scripted model client a
 compact policy is checked with is :class:`ctxpact.conformance.ScriptedModelClient`.
 
 What a framework's messages cannot carry raises :class:`UnsupportedItemError` or
@@ -38,6 +47,7 @@ from ctxpact.conformance.adapters._common import (
     input_text,
     item_role,
     item_text,
+    matched_projection,
     message_item,
     message_positions,
     standalone_results,
@@ -66,6 +76,7 @@ __all__ = [
     "input_text",
     "item_role",
     "item_text",
+    "matched_projection",
     "message_item",
     "message_positions",
     "standalone_results",

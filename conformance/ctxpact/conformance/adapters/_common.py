@@ -11,6 +11,7 @@ framework really does.
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Final, NoReturn, TypeVar, cast
@@ -426,6 +427,50 @@ def survivor_projection(  # noqa: PLR0913 - the report's facts, each its own arg
     )
 
 
+def matched_projection(
+    source: Sequence[JsonValue],
+    output: Sequence[JsonValue],
+    *,
+    item_limit_applied: bool,
+    character_limit_applied: bool,
+    notes: Sequence[str] = (),
+) -> ContextProjection:
+    """The projection of items a framework handed back as copies (stored and read back).
+
+    Each output item stands for the next source item, in order, with the same compact JSON
+    text, and the projection holds that source item; an output item that matches none is one
+    the framework made or changed and is kept as the framework gave it, so the report
+    carries no position list (PRJ-12) and the order and document checks judge it. Linear in
+    the number of items (each text is looked up, not scanned for).
+    """
+    places: dict[str, list[int]] = {}
+    for index, item in enumerate(source):
+        places.setdefault(compact_json(item), []).append(index)
+    cursor = 0
+    kept: list[int] = []
+    shown: list[JsonValue] = []
+    inserted = 0
+    for item in output:
+        candidates = places.get(compact_json(item), [])
+        found = bisect.bisect_left(candidates, cursor)
+        if found == len(candidates):
+            inserted += 1
+            shown.append(item)
+            continue
+        kept.append(candidates[found])
+        shown.append(source[candidates[found]])
+        cursor = candidates[found] + 1
+    return build_projection(
+        source,
+        shown,
+        kept=kept,
+        inserted=inserted,
+        item_limit_applied=item_limit_applied,
+        character_limit_applied=character_limit_applied,
+        notes=notes,
+    )
+
+
 def unexpressible_note(budget: ContextBudget | None, *, ignored: Sequence[str]) -> tuple[str, ...]:
     """A report note naming the fields of *budget* in *ignored* that it sets.
 
@@ -456,13 +501,15 @@ def build_projection(  # noqa: PLR0913 - every field of the report is its own fa
     item_limit_applied: bool,
     character_limit_applied: bool,
     notes: Sequence[str],
+    cleared: Sequence[int] = (),
 ) -> ContextProjection:
     """The projection of a selection: the report says what the selection did (PRJ-12).
 
     ``droppedIndices`` are the source positions not kept; when the framework inserted
     messages of its own, no position list can be exact (PRJ-7 does not hold), so the report
-    leaves it out and a note counts the insertions. ``clearedIndices`` is empty: an adapter
-    maps survivors back to the original items and never replaces one.
+    leaves it out and a note counts the insertions. ``clearedIndices`` are *cleared*: the
+    positions whose item the framework replaced (a cleared tool result), empty for an adapter
+    that maps survivors back to the original items.
     """
     count = len(items)
     dropped = sorted(set(range(count)) - set(kept))
@@ -479,7 +526,7 @@ def build_projection(  # noqa: PLR0913 - every field of the report is its own fa
         character_limit_applied=character_limit_applied and count > len(output),
         notes=tuple(all_notes),
         dropped_indices=None if inserted else tuple(dropped),
-        cleared_indices=None if inserted else (),
+        cleared_indices=None if inserted else tuple(cleared),
     )
     return ContextProjection(items=tuple(output), report=report)
 

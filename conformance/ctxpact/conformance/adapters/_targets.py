@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final
 
 from ctxpact.conformance._model import Claim, Component, ExpectedFailure
 from ctxpact.conformance._target import Target
@@ -43,12 +43,30 @@ _LEADING_RESULT = ExpectedFailure(
 _NO_TRIM_POINT = ExpectedFailure(
     check_id="projector.max-items", reason="without a valid trim point everything is kept"
 )
+_KEEP_TARGET = ExpectedFailure(
+    check_id="projector.max-items", reason="keep is a target: the cut moves back to a call"
+)
+_SUMMARIZES_HEAD = ExpectedFailure(
+    check_id="projector.pinned-prefix", reason="everything before the cut is summarized"
+)
+_DROPS_NOTHING = ExpectedFailure(
+    check_id="projector.max-items", reason="ClearToolUsesEdit replaces outputs, drops nothing"
+)
+_LIMIT_PINS_NOTHING = ExpectedFailure(
+    check_id="projector.pinned-prefix", reason="the limit keeps the newest items only"
+)
+_LIMIT_DROPS_OUTPUT = ExpectedFailure(
+    check_id="projector.newest-item",
+    reason="an output whose call is outside the window is removed, the newest included",
+)
 
 #: The adapter modules, by the extra that installs their framework.
 FRAMEWORK_MODULES: Final = {
     "langchain": "ctxpact.conformance.adapters.langchain",
     "autogen": "ctxpact.conformance.adapters.autogen",
     "strands": "ctxpact.conformance.adapters.strands",
+    "langchain-agents": "ctxpact.conformance.adapters.langchain_middleware",
+    "openai-agents": "ctxpact.conformance.adapters.openai_agents",
 }
 
 
@@ -129,11 +147,27 @@ def _strands() -> tuple[Target, ...]:
             expected_failures=(_NO_TRIM_POINT,),
             version=strands.VERSION,
         ),
+        Target(
+            name="strands-agents:SummarizingConversationManager(summary_ratio=0.5, "
+            "preserve_recent_messages=4)",
+            component=Component.COMPACT_POLICY,
+            factory=strands.SummarizingCompactPolicy,
+            claims=(Claim.GENERIC,),
+            version=strands.VERSION,
+        ),
     )
 
 
 #: Frameworks the compliance matrix names but does not check, and why (docs/compliance.md).
-UNAVAILABLE_FRAMEWORKS: Final[Mapping[str, str]] = {}
+UNAVAILABLE_FRAMEWORKS: Final[Mapping[str, str]] = {
+    "OpenAI Agents SDK ToolOutputTrimmer": (
+        "not wrapped: no honest budget mapping. It keeps every output after the last "
+        "`recent_turns` user messages and shortens older outputs longer than "
+        "`max_output_chars` to a preview; Tier-1 keeps the newest `maxRecentToolResults` tool "
+        "results and replaces the rest whatever their size, so any mapping would invent a "
+        "setting the trimmer does not have"
+    ),
+}
 
 
 def unexpressible_fields(target: Target) -> Mapping[str, str]:
@@ -149,7 +183,67 @@ def unexpressible_fields(target: Target) -> Mapping[str, str]:
     return dict(getattr(target.factory(), "unexpressible", {}))
 
 
-_BUILDERS = {"langchain": _langchain, "autogen": _autogen, "strands": _strands}
+def _langchain_agents() -> tuple[Target, ...]:
+    from ctxpact.conformance.adapters import langchain_middleware as lm  # noqa: PLC0415
+
+    def target(
+        name: str,
+        component: Component,
+        factory: Any,  # noqa: ANN401 - a class of the adapter
+        known: tuple[ExpectedFailure, ...] = (),
+    ) -> Target:
+        return Target(
+            name=f"langchain:{name}",
+            component=component,
+            factory=factory,
+            claims=(Claim.GENERIC,),
+            expected_failures=known,
+            version=lm.VERSION,
+        )
+
+    return (
+        target(
+            "SummarizationMiddleware (kept verbatim)",
+            Component.PROJECTOR,
+            lm.SummarizationProjector,
+            (_KEEP_TARGET, _SUMMARIZES_HEAD),
+        ),
+        target(
+            "ContextEditingMiddleware(ClearToolUsesEdit)",
+            Component.PROJECTOR,
+            lm.ClearToolUsesProjector,
+            (_DROPS_NOTHING,),
+        ),
+        target(
+            'SummarizationMiddleware(trigger=("messages", 8), keep=("messages", 4))',
+            Component.COMPACT_POLICY,
+            lm.SummarizationCompactPolicy,
+        ),
+    )
+
+
+def _openai_agents() -> tuple[Target, ...]:
+    from ctxpact.conformance.adapters import openai_agents  # noqa: PLC0415
+
+    return (
+        Target(
+            name="openai-agents:SQLiteSession(SessionSettings(limit=maxItems)) + Runner",
+            component=Component.PROJECTOR,
+            factory=openai_agents.SessionHistoryProjector,
+            claims=(Claim.GENERIC,),
+            expected_failures=(_LIMIT_PINS_NOTHING, _LIMIT_DROPS_OUTPUT),
+            version=openai_agents.VERSION,
+        ),
+    )
+
+
+_BUILDERS = {
+    "langchain": _langchain,
+    "autogen": _autogen,
+    "strands": _strands,
+    "langchain-agents": _langchain_agents,
+    "openai-agents": _openai_agents,
+}
 
 
 def framework_targets(*, required: bool = False) -> tuple[Target, ...]:

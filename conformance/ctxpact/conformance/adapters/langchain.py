@@ -484,7 +484,7 @@ class TrimMessagesProjector:
             source,
             kept,
             index_of,
-            _view,
+            lenient_item,
             item_limit_applied=item_applied,
             character_limit_applied=character_applied,
             notes=notes,
@@ -519,7 +519,7 @@ class TrimMessagesProjector:
 # -- the other direction: a ctxpact projector over LangChain messages ---------------------
 
 
-def _view(message: BaseMessage) -> JsonValue:
+def lenient_item(message: BaseMessage) -> JsonValue:
     """The item a projector sees for *message*: the faithful one, else the nearest."""
     try:
         return _from_message(message)
@@ -583,7 +583,7 @@ def ctxpact_trimmer(
 
     def trim(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
         originals = list(messages)
-        items = [_view(message) for message in originals]
+        items = [lenient_item(message) for message in originals]
         projection = projector.project(items, budget)
         return [
             originals[index]
@@ -601,6 +601,7 @@ __all__ = [
     "TrimMessagesProjector",
     "ctxpact_trimmer",
     "from_langchain",
+    "lenient_item",
     "present",
     "to_langchain",
 ]

@@ -1,0 +1,61 @@
+"""Every reproduction under docs/findings/ still reproduces its finding, without ctxpact.
+
+Each script uses one framework's own API and prints ``reproduced: NAME`` for each finding it
+shows; it fails with an AssertionError when the framework no longer behaves so, which means
+an upgrade fixed the finding and the compliance matrix's note needs to change. A script runs
+in a subprocess and imports nothing of ctxpact, so that a reproduction cannot lean on it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+FINDINGS = Path(__file__).resolve().parent.parent / "docs" / "findings"
+#: Each script, the framework module it needs, and the findings it reproduces.
+SCRIPTS = {
+    "langchain_middleware.py": (
+        "langchain.agents",
+        [
+            "summarization_orphans_results_of_earlier_calls",
+            "summarization_keep_is_not_a_bound",
+            "clear_tool_uses_reads_only_the_nearest_ai_message",
+            "clear_tool_uses_placeholder_names_nothing",
+        ],
+    ),
+    "openai_agents.py": (
+        "agents",
+        ["limit_drops_the_newest_tool_output", "limit_keeps_pairs_in_the_responses_shape"],
+    ),
+    "strands_summarizing.py": ("strands", ["split_point_checks_only_the_next_message"]),
+}
+
+
+def test_every_script_is_listed() -> None:
+    assert sorted(path.name for path in FINDINGS.glob("*.py")) == sorted(SCRIPTS)
+
+
+@pytest.mark.parametrize("script", sorted(SCRIPTS))
+def test_the_finding_reproduces_without_ctxpact(script: str) -> None:
+    module, findings = SCRIPTS[script]
+    if importlib.util.find_spec(module.split(".")[0]) is None:
+        pytest.skip(f"{module} is not installed")
+    lines = (FINDINGS / script).read_text(encoding="utf-8").splitlines()
+    imports = [line for line in lines if line.startswith(("import ", "from "))]
+    assert not [line for line in imports if "ctxpact" in line], "a reproduction uses no ctxpact"
+    environment = {**os.environ, "PYTHONPATH": ""}
+    done = subprocess.run(
+        [sys.executable, "-I", str(FINDINGS / script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=environment,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"reproduced: {name}" for name in findings]
