@@ -14,7 +14,10 @@ the committed document against the committed record cheaply, and CI regenerates 
 checks that nothing changed.
 
 Usage: ``python scripts/compliance_matrix.py [--profile NAME] [--output PATH] [--record PATH]``;
-``--render-only`` renders the document from the record without running anything. A row that
+``--render-only`` renders the document from the record without running anything. Semantic
+Kernel lives in an environment of its own (it pins an older pydantic than the others):
+``--environment semantic-kernel``, run there, records its rows in
+docs/compliance-semantic-kernel.json, which the main run merges. A row that
 cannot be run (node or a framework missing) is an error: a partial matrix is never written.
 """
 
@@ -45,6 +48,8 @@ from ctxpact.conformance import (
     reference_targets,
 )
 from ctxpact.conformance.adapters import (
+    FRAMEWORK_MODULES,
+    SEPARATE_EXTRAS,
     UNAVAILABLE_FRAMEWORKS,
     framework_targets,
     unexpressible_fields,
@@ -295,6 +300,20 @@ FINDINGS: dict[tuple[str, str], str] = {
         "it. Fix: accept a split only when every `toolResult` after it has its `toolUse` "
         "after it. No upstream issue found. Reproduced by docs/findings/strands_summarizing.py."
     ),
+    ("semantic-kernel:ChatHistoryTruncationReducer", "projector.max-items"): (
+        "Documented behaviour, a difference from ctxpact's contract: `target_count` is a "
+        "target. `locate_safe_reduction_index` moves the cut back so that a function call "
+        "and its result are never separated, so more than `target_count` messages can be "
+        "kept; `maxItems` is a bound (PRJ-9), and a pair-safe projector drops such a pair "
+        "whole instead (PAIR-6). Reproduced by docs/findings/sk_history_reducers.py."
+    ),
+    ("semantic-kernel:ChatHistorySummarizationReducer", "compaction.pair-integrity"): (
+        "A difference from ctxpact's units (PAIR-3), as for Strands: a Responses reasoning "
+        "item belongs with the call after it, but Semantic Kernel keeps reasoning inside the "
+        "assistant message of its call, so a history with reasoning as its own message (as "
+        "the presentation of a Responses item gives it) can be cut between the two. Its own "
+        "histories do not reach it; calls and results themselves stay paired."
+    ),
     ("strands-agents:SlidingWindowConversationManager", "projector.max-items"): (
         "When no valid trim point exists (no plain user message and no toolUse/toolResult "
         "boundary after `len - window_size`), `reduce_context` logs a warning and keeps "
@@ -331,7 +350,9 @@ MAPPING = (
     "runs, and what it keeps is mapped back to the original items. The adapters' module "
     "docstrings give each budget mapping; the notes of each projection repeat the call made. "
     "Findings that need a hand-built history are reproduced with the framework's own API, "
-    "without ctxpact, by the scripts under docs/findings/ (run by tests/test_findings.py)."
+    "without ctxpact, by the scripts under docs/findings/ (run by tests/test_findings.py). "
+    "Semantic Kernel's rows are recorded in an environment of its own "
+    "(docs/compliance-semantic-kernel.json) and merged."
 )
 UNDESCRIBED = "New finding, not described yet: read the counterexample."
 
@@ -441,28 +462,58 @@ def _options(target: Target, claims: set[Claim]) -> dict[str, Any]:
     return {key: value for key, value in target.options.items() if key in read}
 
 
-def run(profile: str) -> dict[str, JsonValue]:
-    """Run every row and return the record."""
+def _run_rows(targets: list[Target], profile: str) -> list[JsonValue]:
     rows: list[JsonValue] = []
+    for target in targets:
+        began = time.perf_counter()
+        report = _check_row(target, profile)
+        rows.append(record_row(report, target))
+        print(  # noqa: T201
+            f"{target.name}: {len(report.failures)} finding(s) in "
+            f"{time.perf_counter() - began:.1f}s"
+        )
+    return rows
+
+
+def separate_record(extra: str) -> Path:
+    """Where the rows of a framework installed in its own environment are recorded."""
+    return ROOT / "docs" / f"compliance-{extra}.json"
+
+
+def run(profile: str) -> dict[str, JsonValue]:
+    """Run every row of this environment, merge the separately recorded ones, return the record.
+
+    The frameworks of :data:`SEPARATE_EXTRAS` are recorded by ``--environment EXTRA`` in
+    their own environment; their record must be there (CI writes it first).
+    """
+    main_extras = set(FRAMEWORK_MODULES) - SEPARATE_EXTRAS
     with _javascript_targets() as javascript:
         targets = [
             *(t for t in reference_targets() if t.component in TABLES),
             *javascript,
-            *framework_targets(required=True),
+            *framework_targets(required=True, extras=main_extras),
         ]
-        targets.sort(key=lambda target: list(TABLES).index(target.component))
-        for target in targets:
-            began = time.perf_counter()
-            report = _check_row(target, profile)
-            rows.append(record_row(report, target))
-            print(  # noqa: T201
-                f"{target.name}: {len(report.failures)} finding(s) in "
-                f"{time.perf_counter() - began:.1f}s"
-            )
+        rows = _run_rows(targets, profile)
+    for extra in sorted(SEPARATE_EXTRAS):
+        path = separate_record(extra)
+        if not path.exists():
+            raise SystemExit(f"{path.name} is missing: run --environment {extra} first")
+        separate = json.loads(path.read_text(encoding="utf-8"))
+        if separate["profile"] != profile:
+            raise SystemExit(f"{path.name} was recorded with profile {separate['profile']}")
+        rows += separate["rows"]
+    order = [component.value for component in TABLES]
+    rows.sort(key=lambda row: order.index(str(row["component"])))  # type: ignore[index,call-overload]
     unavailable: list[JsonValue] = [
         {"name": name, "reason": reason} for name, reason in UNAVAILABLE_FRAMEWORKS.items()
     ]
     return {"profile": profile, "rows": rows, "unavailable": unavailable}
+
+
+def run_separate(extra: str, profile: str) -> dict[str, JsonValue]:
+    """The rows of one framework of :data:`SEPARATE_EXTRAS`, in its own environment."""
+    targets = list(framework_targets(required=True, extras={extra}))
+    return {"profile": profile, "rows": _run_rows(targets, profile)}
 
 
 # -- the document ---------------------------------------------------------------------------
@@ -596,8 +647,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--render-only", action="store_true", help="render the document from the record"
     )
+    parser.add_argument(
+        "--environment",
+        choices=sorted(SEPARATE_EXTRAS),
+        help="record only this framework's rows (in the environment that has it installed)",
+    )
     arguments = parser.parse_args(argv)
     started = time.perf_counter()
+    if arguments.environment is not None:
+        path = separate_record(arguments.environment)
+        write_record(run_separate(arguments.environment, arguments.profile), path)
+        print(f"wrote {path.name} in {time.perf_counter() - started:.1f}s")  # noqa: T201
+        return 0
     if arguments.render_only:
         record = json.loads(arguments.record.read_text(encoding="utf-8"))
     else:

@@ -90,3 +90,14 @@ def test_a_not_expressible_field_replaces_only_its_own_failure() -> None:
     assert "not expressible: `pinnedPrefixItems`: no setting pins the first items." in text
     assert "3 items over maxItems 2" in text
     assert "pinned source items [0] are missing" not in text
+
+
+def test_the_separately_recorded_rows_are_merged() -> None:
+    record = json.loads(RECORD.read_text(encoding="utf-8"))
+    script = _script()
+    for extra in sorted(script.SEPARATE_EXTRAS):
+        separate = json.loads(script.separate_record(extra).read_text(encoding="utf-8"))
+        assert separate["profile"] == record["profile"]
+        assert separate["rows"]
+        for row in separate["rows"]:
+            assert row in record["rows"], row["name"]

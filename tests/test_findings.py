@@ -33,6 +33,7 @@ SCRIPTS = {
         ["limit_drops_the_newest_tool_output", "limit_keeps_pairs_in_the_responses_shape"],
     ),
     "strands_summarizing.py": ("strands", ["split_point_checks_only_the_next_message"]),
+    "sk_history_reducers.py": ("semantic_kernel", ["truncation_keeps_a_pair_over_its_target"]),
 }
 
 

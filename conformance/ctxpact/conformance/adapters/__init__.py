@@ -15,6 +15,10 @@ One module per framework; importing one without its framework raises
   (``pip install 'ctxpact[langchain-agents]'``): the LangChain v1 ``SummarizationMiddleware``
   as a projector and a compact policy, ``ContextEditingMiddleware`` with
   ``ClearToolUsesEdit`` as a projector.
+- :mod:`ctxpact.conformance.adapters.semantic_kernel_reducers`
+  (``pip install 'ctxpact[semantic-kernel]'``, in an environment of its own): Semantic Kernel's
+  ``ChatHistoryTruncationReducer`` as a projector and ``ChatHistorySummarizationReducer`` as a
+  compact policy.
 - :mod:`ctxpact.conformance.adapters.openai_agents` (``pip install 'ctxpact[openai-agents]'``):
   the OpenAI Agents SDK's ``SQLiteSession`` with ``SessionSettings(limit=...)`` and its
   ``Runner`` as a projector.
@@ -58,6 +62,7 @@ from ctxpact.conformance.adapters._common import (
 )
 from ctxpact.conformance.adapters._targets import (
     FRAMEWORK_MODULES,
+    SEPARATE_EXTRAS,
     UNAVAILABLE_FRAMEWORKS,
     framework_targets,
     unexpressible_fields,
@@ -65,6 +70,7 @@ from ctxpact.conformance.adapters._targets import (
 
 __all__ = [
     "FRAMEWORK_MODULES",
+    "SEPARATE_EXTRAS",
     "UNAVAILABLE_FRAMEWORKS",
     "MissingFrameworkError",
     "ProjectionAlignmentError",

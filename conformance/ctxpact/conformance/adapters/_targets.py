@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, Final
 
 from ctxpact.conformance._model import Claim, Component, ExpectedFailure
@@ -52,6 +52,12 @@ _SUMMARIZES_HEAD = ExpectedFailure(
 _DROPS_NOTHING = ExpectedFailure(
     check_id="projector.max-items", reason="ClearToolUsesEdit replaces outputs, drops nothing"
 )
+_KEEPS_PAIRS_OVER = ExpectedFailure(
+    check_id="projector.max-items", reason="the cut moves back to keep a call with its result"
+)
+_REDUCER_PINS = ExpectedFailure(
+    check_id="projector.pinned-prefix", reason="only the first system message is kept"
+)
 _LIMIT_PINS_NOTHING = ExpectedFailure(
     check_id="projector.pinned-prefix", reason="the limit keeps the newest items only"
 )
@@ -67,7 +73,11 @@ FRAMEWORK_MODULES: Final = {
     "strands": "ctxpact.conformance.adapters.strands",
     "langchain-agents": "ctxpact.conformance.adapters.langchain_middleware",
     "openai-agents": "ctxpact.conformance.adapters.openai_agents",
+    "semantic-kernel": "ctxpact.conformance.adapters.semantic_kernel_reducers",
 }
+#: The extras installed in an environment of their own (their pins conflict with the rest):
+#: the compliance matrix records their rows there and merges them (scripts/compliance_matrix.py).
+SEPARATE_EXTRAS: Final = frozenset({"semantic-kernel"})
 
 
 def _langchain() -> tuple[Target, ...]:
@@ -237,26 +247,54 @@ def _openai_agents() -> tuple[Target, ...]:
     )
 
 
+def _semantic_kernel() -> tuple[Target, ...]:
+    from ctxpact.conformance.adapters import semantic_kernel_reducers as sk  # noqa: PLC0415
+
+    return (
+        Target(
+            name="semantic-kernel:ChatHistoryTruncationReducer(target_count=maxItems)",
+            component=Component.PROJECTOR,
+            factory=sk.TruncationReducerProjector,
+            claims=(Claim.GENERIC,),
+            expected_failures=(_KEEPS_PAIRS_OVER, _REDUCER_PINS),
+            version=sk.VERSION,
+        ),
+        Target(
+            name="semantic-kernel:ChatHistorySummarizationReducer(target_count=4)",
+            component=Component.COMPACT_POLICY,
+            factory=sk.SummarizationReducerPolicy,
+            claims=(Claim.GENERIC,),
+            version=sk.VERSION,
+        ),
+    )
+
+
 _BUILDERS = {
     "langchain": _langchain,
     "autogen": _autogen,
     "strands": _strands,
     "langchain-agents": _langchain_agents,
     "openai-agents": _openai_agents,
+    "semantic-kernel": _semantic_kernel,
 }
 
 
-def framework_targets(*, required: bool = False) -> tuple[Target, ...]:
+def framework_targets(
+    *, required: bool = False, extras: Collection[str] | None = None
+) -> tuple[Target, ...]:
     """Every wrapped trimmer whose framework is installed, claiming *generic* only.
 
     Each carries the generic checks it is known to fail as strict expected failures;
     none claims pair integrity, which each of them can break (see docs/compliance.md).
+    *extras* limits them to those frameworks (names of :data:`FRAMEWORK_MODULES`).
 
     With *required*, a missing framework raises its
     :class:`~ctxpact.conformance.adapters.MissingFrameworkError` instead of being skipped.
     """
     targets: list[Target] = []
     for extra, module in FRAMEWORK_MODULES.items():
+        if extras is not None and extra not in extras:
+            continue
         try:
             importlib.import_module(module)
         except ImportError:
