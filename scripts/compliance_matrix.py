@@ -123,13 +123,15 @@ FINDINGS: dict[tuple[str, str], str] = {
         "falls after an `AIMessage` with `tool_calls` and before (some of) its `ToolMessage`s, "
         "the kept history ends with calls whose results were dropped, which providers reject "
         "(`tool_calls` must be followed by tool messages). Fix: never end the kept window "
-        "between an `AIMessage` with `tool_calls` and its last `ToolMessage`."
+        "between an `AIMessage` with `tool_calls` and its last `ToolMessage`. Reproduced by "
+        "docs/findings/langchain_trim_messages.py."
     ),
     ("autogen-core:", "projector.newest-item"): (
         "Both contexts drop a leading `FunctionExecutionResultMessage` after taking the window "
         "(to avoid an orphan at its start); with a window of one message that message is the "
         "newest one, so the turn the model must answer is dropped. Take the window after "
-        "removing the orphan, not before, or widen it by the messages removed."
+        "removing the orphan, not before, or widen it by the messages removed. Reproduced by "
+        "docs/findings/autogen_contexts.py."
     ),
     ("strands-agents:", "projector.pair-integrity"): (
         "The sliding window looks for a cut where the first kept message is not a tool result, "
@@ -143,19 +145,21 @@ FINDINGS: dict[tuple[str, str], str] = {
         "`ToolMessage`s, the trimmed history starts with a `ToolMessage` whose call is gone, "
         "which providers reject with a 400 error (langchain #33245, #29637). Without "
         "`start_on`, nothing moves the cut. Fix: never start the kept window on a "
-        "`ToolMessage` (advance past it, or pull in its `AIMessage`), whatever `start_on` is."
+        "`ToolMessage` (advance past it, or pull in its `AIMessage`), whatever `start_on` is. "
+        "Reproduced by docs/findings/langchain_trim_messages.py."
     ),
     ('langchain-core:trim_messages(strategy="last"', "projector.max-items"): (
         "With `include_system=True` the leading `SystemMessage` is kept even when it alone "
         "exceeds `max_tokens` (here `max_tokens=0` with `token_counter=len` returns one "
         "message): the result can be larger than the budget asked for. Either document it or "
-        "drop the system message when it does not fit."
+        "drop the system message when it does not fit. Reproduced by "
+        "docs/findings/langchain_trim_messages.py."
     ),
     ('langchain-core:trim_messages(strategy="last"', "projector.newest-item"): (
         "When the newest message alone is larger than `max_tokens`, the result is empty (or "
         "just the system message): the turn the model must answer is dropped. ctxpact keeps "
         "the newest item even over budget (PRJ-11); `allow_partial=True` is LangChain's way "
-        "to keep part of it."
+        "to keep part of it. Reproduced by docs/findings/langchain_trim_messages.py."
     ),
     ('langchain-core:trim_messages(strategy="last"', "projector.pinned-prefix"): (
         "trim_messages can keep only one leading `SystemMessage` (`include_system`); it has "
@@ -178,7 +182,8 @@ FINDINGS: dict[tuple[str, str], str] = {
         "`start_on='human'` keeps a suffix that starts at a `HumanMessage`, which protects "
         "the front of the window; but a tool result whose call lies before a later human "
         "message (a human or other message interleaved between a call and its results) is "
-        "still orphaned. Check the ids of the kept `ToolMessage`s against the kept calls."
+        "still orphaned. Check the ids of the kept `ToolMessage`s against the kept calls. "
+        "Reproduced by docs/findings/langchain_trim_messages.py."
     ),
     ("autogen-core:BufferedChatCompletionContext", "projector.pair-integrity"): (
         "`get_messages()` drops a leading `FunctionExecutionResultMessage` with an `if`, "
@@ -186,7 +191,9 @@ FINDINGS: dict[tuple[str, str], str] = {
         "per call, as Responses-style histories and hand-built contexts do), the second one "
         "stays at the head of the view without its `AssistantMessage`. AutoGen's own agents "
         "store one result message per step, which hides it. Fix: drop every leading result "
-        "message, or match results to calls by `call_id`."
+        "message, or match results to calls by `call_id`. The same index-0-only clean-up is "
+        "microsoft/autogen#7955 (TokenLimitedChatCompletionContext, open). Reproduced by "
+        "docs/findings/autogen_contexts.py."
     ),
     ("autogen-core:BufferedChatCompletionContext", "projector.pinned-prefix"): (
         "`BufferedChatCompletionContext` keeps only the last `buffer_size` messages: there "
@@ -198,7 +205,7 @@ FINDINGS: dict[tuple[str, str], str] = {
         "messages.', source='System')`: a user-role message the user never wrote, which "
         "also breaks role alternation. Its N counts the head and tail sizes, not the "
         "messages actually left out (the head or tail may drop one more message to avoid "
-        "a dangling call or result)."
+        "a dangling call or result). Reproduced by docs/findings/autogen_contexts.py."
     ),
     ("autogen-core:HeadAndTailChatCompletionContext", "projector.report"): (
         "Same cause as order-preserving: the inserted placeholder message is not a selection "
@@ -217,7 +224,8 @@ FINDINGS: dict[tuple[str, str], str] = {
         "The head drops its last message when that is an `AssistantMessage` of function "
         "calls, even though it is part of the head the user asked to keep; and with "
         "`head_size` < 1 forbidden and `head_size + tail_size` bounded, pinning as many "
-        "messages as the whole view is not expressible."
+        "messages as the whole view is not expressible. Reproduced by "
+        "docs/findings/autogen_contexts.py."
     ),
     ("autogen-core:HeadAndTailChatCompletionContext", "projector.newest-item"): (
         "The tail drops its first message when that is a `FunctionExecutionResultMessage`; "
@@ -318,7 +326,8 @@ FINDINGS: dict[tuple[str, str], str] = {
         "When no valid trim point exists (no plain user message and no toolUse/toolResult "
         "boundary after `len - window_size`), `reduce_context` logs a warning and keeps "
         "*everything*: the history stays over `window_size` (here 5 messages for a window of "
-        "3). Pinned messages (`pin_first`) are also kept on top of the window."
+        "3). Pinned messages (`pin_first`) are also kept on top of the window. Reproduced by "
+        "docs/findings/strands_sliding_window.py."
     ),
     ("strands-agents:SlidingWindowConversationManager", "projector.pair-integrity"): (
         "`find_valid_trim_point` checks only the message at the trim point: a plain user "
@@ -326,7 +335,9 @@ FINDINGS: dict[tuple[str, str], str] = {
         "it. That happens when a step's results are spread over several user messages with "
         "another user message between them; Strands' own event loop puts all results in one "
         "message, which hides it. Fix: reject a trim point when a kept toolResult's "
-        "toolUseId is not kept."
+        "toolUseId is not kept. Related: strands-agents/harness-sdk#2173 and #2174 (the "
+        "trim-point fallback for tool-heavy histories). Reproduced by "
+        "docs/findings/strands_sliding_window.py."
     ),
 }
 INTRO = (

@@ -28,6 +28,29 @@ SCRIPTS = {
             "clear_tool_uses_placeholder_names_nothing",
         ],
     ),
+    "langchain_trim_messages.py": (
+        "langchain_core",
+        [
+            "last_starts_on_a_tool_message",
+            "first_ends_on_unanswered_calls",
+            "start_on_human_still_orphans",
+            "include_system_exceeds_max_tokens",
+            "newest_message_over_budget_is_dropped",
+        ],
+    ),
+    "autogen_contexts.py": (
+        "autogen_core",
+        [
+            "buffered_drops_one_leading_result_message_only",
+            "a_window_of_one_result_is_empty",
+            "head_and_tail_inserts_a_user_message",
+            "head_drops_its_trailing_calls",
+        ],
+    ),
+    "strands_sliding_window.py": (
+        "strands",
+        ["trim_point_checks_only_its_own_message", "no_trim_point_keeps_everything"],
+    ),
     "openai_agents.py": (
         "agents",
         ["limit_drops_the_newest_tool_output", "limit_keeps_pairs_in_the_responses_shape"],
