@@ -12,7 +12,9 @@ framework really does.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import json
+import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Final, NoReturn, TypeVar, cast
 
@@ -95,6 +97,25 @@ class UnsupportedMessageError(CtxpactError, ValueError):
 
 class Unsupported(Exception):  # noqa: N818 - internal signal, re-raised with the index
     """Raised by one item's or message's converter; the list converter adds the index."""
+
+
+@contextlib.contextmanager
+def quiet_logs(name: str) -> Iterator[None]:
+    """Keep what logger *name* writes off the terminal while a framework runs.
+
+    A framework logs each summary it could not make or each window it could not trim; the
+    checks make it do so on purpose, many times, and Python's last-resort handler would print
+    every one to stderr.
+    """
+    logger = logging.getLogger(name)
+    handler = logging.NullHandler()
+    logger.addHandler(handler)
+    propagate, logger.propagate = logger.propagate, False
+    try:
+        yield
+    finally:
+        logger.propagate = propagate
+        logger.removeHandler(handler)
 
 
 def fail(reason: str) -> NoReturn:

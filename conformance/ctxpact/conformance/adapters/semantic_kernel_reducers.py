@@ -27,7 +27,6 @@ A user message that carries tool results next to text is one ``tool`` message wi
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Sequence
 from importlib import metadata
 from typing import Any, ClassVar, Final
@@ -38,6 +37,7 @@ from ctxpact.conformance.adapters._common import (
     item_role,
     item_text,
     message_positions,
+    quiet_logs,
     standalone_results,
     survivor_projection,
     tool_results_of,
@@ -149,15 +149,8 @@ def view(message: ChatMessageContent) -> JsonValue:
 
 def _reduce(reducer: Any) -> Any:  # noqa: ANN401 - a ChatHistoryReducer
     """Run ``reduce()``, keeping what the reducer logs (its notices) off the terminal."""
-    logger = logging.getLogger("semantic_kernel")
-    quiet = logging.NullHandler()
-    logger.addHandler(quiet)
-    propagate, logger.propagate = logger.propagate, False
-    try:
+    with quiet_logs("semantic_kernel"):
         return asyncio.run(reducer.reduce())
-    finally:
-        logger.propagate = propagate
-        logger.removeHandler(quiet)
 
 
 class TruncationReducerProjector:

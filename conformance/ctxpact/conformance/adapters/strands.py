@@ -60,6 +60,7 @@ from ctxpact.conformance.adapters._common import (
     members,
     message_item,
     message_positions,
+    quiet_logs,
     standalone_results,
     string,
     survivor_projection,
@@ -475,17 +476,11 @@ class SummarizingCompactPolicy:
             manager._summary_message = previous  # noqa: SLF001 - what restore_from_session sets
             messages.insert(0, previous)
         view = _SummarizingAgentView(list(messages), ForwardingModel(self.client))
-        logger = logging.getLogger("strands")
-        quiet = _Warnings()  # Strands logs each failed summarization as an error
-        logger.addHandler(quiet)
-        propagate, logger.propagate = logger.propagate, False
         try:
-            manager.reduce_context(cast("Agent", view), e=ContextWindowOverflowException())
+            with quiet_logs("strands"):  # Strands logs each summary it cannot make as an error
+                manager.reduce_context(cast("Agent", view), e=ContextWindowOverflowException())
         except ContextWindowOverflowException:
             return CompactResult(memory=None, summary=snapshot.summary)
-        finally:
-            logger.propagate = propagate
-            logger.removeHandler(quiet)
         written = manager._summary_message  # noqa: SLF001 - the manager's own summary message
         kept: list[JsonValue] = []
         for message in view.messages:
