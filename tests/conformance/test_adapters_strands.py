@@ -187,3 +187,54 @@ def test_a_user_message_between_a_call_and_its_result_orphans_the_result() -> No
 
 def test_the_sliding_window_passes_the_generic_checks_but_its_known_findings() -> None:
     check_known_findings(SLIDING)
+
+
+# -- SummarizingConversationManager as a compact policy ------------------------------------
+
+SUMMARIZING = (
+    "strands-agents:SummarizingConversationManager(summary_ratio=0.5, preserve_recent_messages=4)"
+)
+
+
+def test_the_summarizing_policy_keeps_the_tail_and_the_model_s_summary() -> None:
+    from ctxpact.conformance import ModelAnswer, ScriptedModelClient  # noqa: PLC0415
+    from ctxpact.spec import MemorySnapshot  # noqa: PLC0415
+
+    client = ScriptedModelClient([ModelAnswer(output="so far")])
+    policy = sa.SummarizingCompactPolicy(client, summary_ratio=0.5, preserve_recent_messages=2)
+    snapshot = MemorySnapshot(items=[user(f"turn {n}") for n in range(6)], summary="before")
+    assert policy.should_compact(snapshot)
+    result = policy.compact(snapshot)
+    assert result.memory is not None
+    assert result.summary == result.memory.summary == "so far"
+    assert list(result.memory.items) == list(snapshot.items[-4:])  # 3 of 7 summarized
+    assert result.memory.items[-1] is snapshot.items[-1]
+    (prompt,) = client.prompts
+    assert prompt.model == sa.MODEL_NAME
+    assert "before" in str(prompt.items)  # the previous summary is summarized again
+
+
+def test_the_summarizing_policy_that_finds_nothing_to_summarize_leaves_the_memory() -> None:
+    from ctxpact.conformance import ScriptedModelClient  # noqa: PLC0415
+    from ctxpact.spec import MemorySnapshot  # noqa: PLC0415
+
+    policy = sa.SummarizingCompactPolicy(ScriptedModelClient(), preserve_recent_messages=4)
+    snapshot = MemorySnapshot(items=[user("a"), user("b")])
+    assert not policy.should_compact(snapshot)
+    assert policy.compact(snapshot).memory is None
+
+
+def test_the_summarizing_policy_passes_the_generic_checks() -> None:
+    check_known_findings(SUMMARIZING)
+
+
+def test_a_carrier_with_text_is_presented_with_its_result_blocks() -> None:
+    carrier: JsonValue = {
+        "role": "user",
+        "content": [
+            {"type": "tool_result", "tool_use_id": "c1", "content": "ok"},
+            {"type": "text", "text": "and now?"},
+        ],
+    }
+    message = sa.present(carrier)
+    assert [sorted(block) for block in message["content"]] == [["toolResult"], ["text"]]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import shlex
 import signal
@@ -36,6 +37,7 @@ from ctxpact.conformance import (
 )
 from ctxpact.conformance._limits import limit_method, time_limit
 from ctxpact.conformance._registry import check
+from ctxpact.conformance._runner import limits
 from ctxpact.conformance.checks import checks_for
 from ctxpact.conformance.cli import EXIT_FAILED, EXIT_INTERRUPTED, main
 from ctxpact.conformance.harness import HarnessConnection, harness_targets
@@ -447,3 +449,10 @@ def test_a_target_a_harness_serves_is_bounded_by_its_harness_not_the_check_limit
         timeout=0.001,
     )
     assert [r.outcome for r in local.results] == [Outcome.ERROR]
+
+
+def test_a_run_without_a_time_limit_has_no_shrink_limit() -> None:
+    # SUITE-13: what such a run finds does not depend on the machine's speed.
+    assert limits("default", math.inf) == (math.inf, None)
+    assert limits("default", None) == (TIME_LIMITS["default"], SHRINK_LIMITS["default"])
+    assert limits("quick", 3.0) == (3.0, SHRINK_LIMITS["quick"])

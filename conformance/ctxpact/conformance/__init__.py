@@ -60,6 +60,11 @@ from ctxpact.conformance._runtime import (
 )
 from ctxpact.conformance._target import Target, infer_target
 from ctxpact.conformance.checks import ALL_CHECKS, checks_for
+from ctxpact.conformance.checks._compaction_support import (
+    ModelAnswer,
+    ScriptedModelClient,
+    ScriptedModelError,
+)
 
 __all__ = [
     "ALL_CHECKS",
@@ -84,6 +89,7 @@ __all__ = [
     "MemoryFactory",
     "Mismatch",
     "MissingOptionError",
+    "ModelAnswer",
     "OptionSpec",
     "Outcome",
     "RunInterrupted",
@@ -93,6 +99,8 @@ __all__ = [
     "RuntimeFactory",
     "RuntimeLifecycleEvent",
     "RuntimeSession",
+    "ScriptedModelClient",
+    "ScriptedModelError",
     "SkipCheck",
     "SubjectError",
     "Target",

@@ -334,8 +334,15 @@ def _timed_out(
 
 
 def limits(profile: str, timeout: float | None) -> tuple[float | None, float | None]:
-    """The time limit and the shrink bound of a run: *timeout* or the profile's own."""
+    """The time limit and the shrink bound of a run: *timeout* or the profile's own.
+
+    A run without a time limit (*timeout* ``math.inf``) has no shrink bound either, so that
+    what it finds depends on the implementation, the profile and the seed, never on the
+    machine's speed (SUITE-13).
+    """
     profile_settings(profile)  # an unknown profile is refused here, with the known ones
+    if timeout == math.inf:
+        return timeout, None
     return (TIME_LIMITS[profile] if timeout is None else timeout), SHRINK_LIMITS[profile]
 
 

@@ -11,7 +11,10 @@ framework really does.
 
 from __future__ import annotations
 
+import bisect
+import contextlib
 import json
+import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Final, NoReturn, TypeVar, cast
 
@@ -25,6 +28,7 @@ from ctxpact.spec import (
     JsonObject,
     JsonValue,
     compact_json,
+    tool_results,
 )
 
 #: The member values of the item shapes the spec names (§1.4).
@@ -93,6 +97,25 @@ class UnsupportedMessageError(CtxpactError, ValueError):
 
 class Unsupported(Exception):  # noqa: N818 - internal signal, re-raised with the index
     """Raised by one item's or message's converter; the list converter adds the index."""
+
+
+@contextlib.contextmanager
+def quiet_logs(name: str) -> Iterator[None]:
+    """Keep what logger *name* writes off the terminal while a framework runs.
+
+    A framework logs each summary it could not make or each window it could not trim; the
+    checks make it do so on purpose, many times, and Python's last-resort handler would print
+    every one to stderr.
+    """
+    logger = logging.getLogger(name)
+    handler = logging.NullHandler()
+    logger.addHandler(handler)
+    propagate, logger.propagate = logger.propagate, False
+    try:
+        yield
+    finally:
+        logger.propagate = propagate
+        logger.removeHandler(handler)
 
 
 def fail(reason: str) -> NoReturn:
@@ -168,6 +191,11 @@ def message_item(role: str, content: JsonValue) -> JsonObject:
     return {"type": MESSAGE, "role": role, "content": content}
 
 
+def tool_result_item(call_id: str, output: JsonValue) -> JsonObject:
+    """A Responses ``function_call_output`` item, members in the spec's order (§1.4)."""
+    return {"type": TOOL_RESULT, "call_id": call_id, "output": output}
+
+
 def chat_tool_call(entry: object, position: int) -> tuple[str, str, str]:
     """The (id, name, arguments) of a Chat Completions tool call, exactly in that shape."""
     if not (
@@ -221,7 +249,7 @@ def compact_json_or_repr(value: object) -> str:
 # -- the presentation: what a stand-in message is built from -----------------------------
 
 
-def role_of(item: JsonValue) -> str | None:
+def item_role(item: JsonValue) -> str | None:
     """The item's ``role`` when it is a string."""
     if isinstance(item, dict):
         role = item.get("role")
@@ -240,7 +268,7 @@ def is_reasoning(item: JsonValue) -> bool:
     return isinstance(item, dict) and item.get("type") == REASONING
 
 
-def visible_text(item: JsonValue) -> str:
+def item_text(item: JsonValue) -> str:
     """The text a stand-in message shows: a message's texts, else the item's JSON text."""
     if isinstance(item, str):
         return item
@@ -257,6 +285,51 @@ def visible_text(item: JsonValue) -> str:
             if texts:
                 return "\n".join(texts)
     return "" if item is None else compact_json(item)
+
+
+def tool_results_of(item: JsonValue) -> list[tuple[str, str]]:
+    """(call id, output text) of each tool result *item* is or carries, in any wire format.
+
+    A Responses ``function_call_output`` item and a Chat tool message (``role`` ``"tool"``)
+    are one result each; an Anthropic result carrier gives one per ``tool_result`` part
+    (§1.4). A call id that is not a string reads as ``""``; an output that is not a string
+    becomes its compact JSON text.
+    """
+    found = []
+    for result in tool_results(item):
+        holder = result.holder(item)
+        output = holder.get(result.output_key)
+        found.append((result.call_id or "", _output_text(output)))
+    return found
+
+
+def standalone_results(item: JsonValue) -> list[tuple[str, str]]:
+    """The results of *item* when it holds nothing else, as :func:`tool_results_of` gives them.
+
+    A Responses result item, a Chat tool message, or an Anthropic carrier whose parts are
+    all ``tool_result`` parts: a framework presents each as its tool-result message. Any
+    other item gives ``[]`` (a carrier that also holds text is a user message).
+    """
+    if not isinstance(item, dict):
+        return []
+    parts = item.get("content")
+    whole = item.get("type") == TOOL_RESULT or item.get("role") == "tool"
+    carrier = (
+        isinstance(parts, list)
+        and bool(parts)
+        and all(isinstance(part, dict) and part.get("type") == "tool_result" for part in parts)
+    )
+    return tool_results_of(item) if whole or carrier else []
+
+
+def _output_text(output: JsonValue) -> str:
+    if isinstance(output, str):
+        return output
+    if isinstance(output, list):
+        texts = [part.get("text") if isinstance(part, dict) else None for part in output]
+        if texts and all(isinstance(text, str) for text in texts):
+            return "\n".join(str(text) for text in texts)
+    return "" if output is None else compact_json(output)
 
 
 def _text_of(value: JsonValue) -> str:
@@ -315,32 +388,16 @@ def tool_output_text(item: JsonObject) -> str:
 # -- reports -----------------------------------------------------------------------------
 
 
-def positions(messages: Sequence[object]) -> dict[int, int]:
-    """Each presented message's identity mapped to the position of the item it stands for."""
+def message_positions(messages: Sequence[object]) -> dict[int, int]:
+    """Each presented message's identity mapped to the position of the item it stands for.
+
+    Build it from the messages handed to the framework, one per item, before the framework
+    runs; :func:`survivor_projection` reads it to tell survivors from inserted messages.
+    """
     return {id(message): index for index, message in enumerate(messages)}
 
 
-def survivors(
-    kept: Sequence[M], index_of: Mapping[int, int]
-) -> tuple[list[int], list[tuple[int, M]]]:
-    """Source positions of the kept messages, and the messages the framework inserted.
-
-    Inserted messages are returned with their position in *kept*. The positions are in the
-    framework's order, as it kept them: a framework that reorders shows up as such in the
-    projection, for the order-preserving check (PRJ-7) to find.
-    """
-    indices: list[int] = []
-    inserted: list[tuple[int, M]] = []
-    for position, message in enumerate(kept):
-        index = index_of.get(id(message))
-        if index is None:
-            inserted.append((position, message))
-        else:
-            indices.append(index)
-    return indices, inserted
-
-
-def project_survivors(  # noqa: PLR0913 - the report's facts, each its own argument
+def survivor_projection(  # noqa: PLR0913 - the report's facts, each its own argument
     source: Sequence[JsonValue],
     kept: Sequence[M],
     index_of: Mapping[int, int],
@@ -348,34 +405,99 @@ def project_survivors(  # noqa: PLR0913 - the report's facts, each its own argum
     *,
     item_limit_applied: bool,
     character_limit_applied: bool,
-    notes: list[str],
+    notes: Sequence[str] = (),
     keep_inserted: bool = True,
 ) -> ContextProjection:
-    """The projection of what a framework kept.
+    """The projection of what a framework kept, with a report that is exact (PRJ-12).
 
-    The original items of its survivors, in its order, with the messages it inserted shown
-    through *view* (or left out, with a note, when *keep_inserted* is false).
+    *source* are the items, *kept* the framework's messages after it ran and *index_of* the
+    :func:`message_positions` of the messages it was given. A kept message found there
+    stands for its original item (the item itself, by identity, never a conversion back); a
+    message the framework made itself is shown through *view*, in place, or left out (with
+    a note) when *keep_inserted* is false. The items are in the framework's order, so a
+    framework that reorders is caught by the order-preserving check (PRJ-7). The report
+    counts, sizes and lists the dropped positions; with an inserted message no position list
+    can be exact and it carries none (a note counts the insertions). Linear in the number of
+    items.
     """
-    indices, inserted = survivors(kept, index_of)
-    if inserted and not keep_inserted:
-        notes.append(f"left out {len(inserted)} message(s) the framework inserted")
-        inserted = []
-    output: list[JsonValue] = [source[index] for index in indices]
-    for position, message in inserted:
-        output.insert(position, view(message))
+    indices: list[int] = []
+    output: list[JsonValue] = []
+    made: list[JsonValue] = []
+    all_notes = list(notes)
+    for message in kept:
+        index = index_of.get(id(message))
+        if index is not None:
+            indices.append(index)
+            output.append(source[index])
+        elif keep_inserted:
+            made.append(view(message))
+            output.append(made[-1])
+        else:
+            made.append(None)
+    if made and not keep_inserted:
+        all_notes.append(f"left out {len(made)} message(s) the framework inserted")
+        made = []
     return build_projection(
         source,
         output,
         kept=indices,
-        inserted=len(inserted),
+        inserted=len(made),
+        item_limit_applied=item_limit_applied,
+        character_limit_applied=character_limit_applied,
+        notes=all_notes,
+    )
+
+
+def matched_projection(
+    source: Sequence[JsonValue],
+    output: Sequence[JsonValue],
+    *,
+    item_limit_applied: bool,
+    character_limit_applied: bool,
+    notes: Sequence[str] = (),
+) -> ContextProjection:
+    """The projection of items a framework handed back as copies (stored and read back).
+
+    Each output item stands for the next source item, in order, with the same compact JSON
+    text, and the projection holds that source item; an output item that matches none is one
+    the framework made or changed and is kept as the framework gave it, so the report
+    carries no position list (PRJ-12) and the order and document checks judge it. Linear in
+    the number of items (each text is looked up, not scanned for).
+    """
+    places: dict[str, list[int]] = {}
+    for index, item in enumerate(source):
+        places.setdefault(compact_json(item), []).append(index)
+    cursor = 0
+    kept: list[int] = []
+    shown: list[JsonValue] = []
+    inserted = 0
+    for item in output:
+        candidates = places.get(compact_json(item), [])
+        found = bisect.bisect_left(candidates, cursor)
+        if found == len(candidates):
+            inserted += 1
+            shown.append(item)
+            continue
+        kept.append(candidates[found])
+        shown.append(source[candidates[found]])
+        cursor = candidates[found] + 1
+    return build_projection(
+        source,
+        shown,
+        kept=kept,
+        inserted=inserted,
         item_limit_applied=item_limit_applied,
         character_limit_applied=character_limit_applied,
         notes=notes,
     )
 
 
-def budget_note(budget: ContextBudget | None, *, ignored: Sequence[str]) -> tuple[str, ...]:
-    """A note naming the budget fields the framework has no setting for (and so ignores)."""
+def unexpressible_note(budget: ContextBudget | None, *, ignored: Sequence[str]) -> tuple[str, ...]:
+    """A report note naming the fields of *budget* in *ignored* that it sets.
+
+    *ignored* are the budget fields (``maxApproxChars``, ``pinnedPrefixItems``, ...) the
+    framework has no setting for; the note is empty when the budget sets none of them.
+    """
     if budget is None:
         return ()
     values = {
@@ -400,13 +522,15 @@ def build_projection(  # noqa: PLR0913 - every field of the report is its own fa
     item_limit_applied: bool,
     character_limit_applied: bool,
     notes: Sequence[str],
+    cleared: Sequence[int] = (),
 ) -> ContextProjection:
     """The projection of a selection: the report says what the selection did (PRJ-12).
 
     ``droppedIndices`` are the source positions not kept; when the framework inserted
     messages of its own, no position list can be exact (PRJ-7 does not hold), so the report
-    leaves it out and a note counts the insertions. ``clearedIndices`` is empty: an adapter
-    maps survivors back to the original items and never replaces one.
+    leaves it out and a note counts the insertions. ``clearedIndices`` are *cleared*: the
+    positions whose item the framework replaced (a cleared tool result), empty for an adapter
+    that maps survivors back to the original items.
     """
     count = len(items)
     dropped = sorted(set(range(count)) - set(kept))
@@ -423,7 +547,7 @@ def build_projection(  # noqa: PLR0913 - every field of the report is its own fa
         character_limit_applied=character_limit_applied and count > len(output),
         notes=tuple(all_notes),
         dropped_indices=None if inserted else tuple(dropped),
-        cleared_indices=None if inserted else (),
+        cleared_indices=None if inserted else tuple(cleared),
     )
     return ContextProjection(items=tuple(output), report=report)
 
@@ -443,7 +567,8 @@ def represented(
     output = list(projection.items)
     dropped = projection.report.dropped_indices
     if dropped is not None:
-        kept = [index for index in range(len(source)) if index not in set(dropped)]
+        left_out = set(dropped)
+        kept = [index for index in range(len(source)) if index not in left_out]
         if len(kept) == len(output):
             return list(zip(kept, output, strict=True))
     pairs: list[tuple[int, JsonValue]] = []

@@ -41,7 +41,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping, Sequence
 from importlib import metadata
-from typing import cast
+from typing import ClassVar, cast
 
 from ctxpact.conformance.adapters._common import (
     MESSAGE,
@@ -50,7 +50,6 @@ from ctxpact.conformance.adapters._common import (
     Unsupported,
     UnsupportedItemError,
     UnsupportedMessageError,
-    budget_note,
     chat_tool_call,
     chat_tool_call_item,
     compact_json_or_repr,
@@ -59,18 +58,19 @@ from ctxpact.conformance.adapters._common import (
     fail,
     input_text,
     is_reasoning,
-    is_tool_result,
+    item_role,
+    item_text,
     members,
     message_item,
-    positions,
-    project_survivors,
+    message_positions,
     represented,
-    role_of,
     same_item,
+    standalone_results,
     string,
+    survivor_projection,
     text_parts,
     tool_output_text,
-    visible_text,
+    unexpressible_note,
 )
 from ctxpact.spec import ContextBudget, ContextProjection, ContextProjector, JsonValue
 
@@ -109,14 +109,25 @@ def _message_error(index: int, message: object, reason: str) -> UnsupportedMessa
     return UnsupportedMessageError(index=index, message=message, framework=FRAMEWORK, reason=reason)
 
 
-def call_names(items: Sequence[JsonValue]) -> list[dict[str, str]]:
-    """For each position, the names of the tool calls declared before it, by call id."""
-    names: dict[str, str] = {}
-    seen = []
-    for item in items:
-        seen.append(dict(names))
-        names.update((call_id, name) for call_id, name, _ in declared_calls(item))
-    return seen
+class CallNames:
+    """The names of the tool calls declared so far, by call id, read in one pass over a list.
+
+    A result's name is the name of its call earlier in the list (§1.4): :meth:`before`
+    answers for the item about to be read, then :meth:`read` adds that item's calls. One
+    table serves the whole list, so a conversion costs what its items hold, not their number
+    squared.
+    """
+
+    def __init__(self) -> None:
+        self._names: dict[str, str] = {}
+
+    def get(self, call_id: str) -> str:
+        """The name of the latest call with *call_id* read so far, ``""`` without one."""
+        return self._names.get(call_id, "")
+
+    def read(self, item: JsonValue) -> None:
+        """Add the calls *item* declares."""
+        self._names.update((call_id, name) for call_id, name, _ in declared_calls(item))
 
 
 # -- ctxpact items -> AutoGen messages ---------------------------------------------------
@@ -136,17 +147,16 @@ def to_autogen(
         UnsupportedItemError: an item AutoGen cannot carry, with its index and the reason.
 
     """
-    names = call_names(items)
-    return convert_all(
-        items,
-        lambda index, item: _to_message(
-            item,  # type: ignore[arg-type]
-            names[index],
-            user_source=user_source,
-            assistant_source=assistant_source,
-        ),
-        _item_error,
-    )
+    names = CallNames()
+
+    def convert(_: int, item: JsonValue) -> LLMMessage:
+        message = _to_message(
+            item, names, user_source=user_source, assistant_source=assistant_source
+        )
+        names.read(item)
+        return message
+
+    return convert_all(items, convert, _item_error)  # type: ignore[arg-type]
 
 
 def _one_text(content: JsonValue, what: str) -> str:
@@ -157,7 +167,7 @@ def _one_text(content: JsonValue, what: str) -> str:
 
 
 def _to_message(  # noqa: C901 - one branch per kind of item
-    item: JsonValue, names: Mapping[str, str], *, user_source: str, assistant_source: str
+    item: JsonValue, names: CallNames, *, user_source: str, assistant_source: str
 ) -> LLMMessage:
     if not isinstance(item, dict):
         fail(f"a {type(item).__name__} is not a message")
@@ -168,9 +178,7 @@ def _to_message(  # noqa: C901 - one branch per kind of item
         output = item["output"]
         if not isinstance(output, str):
             fail(f"output is {compact_json_or_repr(output)}; an AutoGen result carries a string")
-        result = FunctionExecutionResult(
-            content=output, name=names.get(call_id, ""), call_id=call_id
-        )
+        result = FunctionExecutionResult(content=output, name=names.get(call_id), call_id=call_id)
         return FunctionExecutionResultMessage(content=[result])
     if kind != MESSAGE:
         fail(f"type {compact_json_or_repr(kind)}: AutoGen has no message for it")
@@ -269,35 +277,39 @@ def present(items: Sequence[JsonValue]) -> list[LLMMessage]:
     The faithful conversion when there is one, otherwise the nearest message (see the module
     docstring).
     """
-    names = call_names(items)
-    return [_present(item, names[index]) for index, item in enumerate(items)]
+    names = CallNames()
+    messages = []
+    for item in items:
+        messages.append(_present(item, names))
+        names.read(item)
+    return messages
 
 
-def _present(item: JsonValue, names: Mapping[str, str]) -> LLMMessage:
+def _present(item: JsonValue, names: CallNames) -> LLMMessage:
     try:
         return _to_message(item, names, user_source=USER_SOURCE, assistant_source=ASSISTANT_SOURCE)
     except Unsupported:
         pass
-    if is_tool_result(item):
-        assert isinstance(item, dict)  # noqa: S101 - a tool result is an object; narrows for mypy
-        call_id = item.get("call_id")
-        call_id = call_id if isinstance(call_id, str) else ""
-        result = FunctionExecutionResult(
-            content=tool_output_text(item), name=names.get(call_id, ""), call_id=call_id
+    results = standalone_results(item)
+    if results:
+        return FunctionExecutionResultMessage(
+            content=[
+                FunctionExecutionResult(content=output, name=names.get(call_id), call_id=call_id)
+                for call_id, output in results
+            ]
         )
-        return FunctionExecutionResultMessage(content=[result])
     calls = [
         FunctionCall(id=call_id, arguments=arguments, name=name)
         for call_id, name, arguments in declared_calls(item)
     ]
     if calls:
         return AssistantMessage(content=calls, source=ASSISTANT_SOURCE)
-    role = role_of(item)
+    role = item_role(item)
     if role in ("system", "developer"):
-        return SystemMessage(content=visible_text(item))
+        return SystemMessage(content=item_text(item))
     if role == "assistant" or is_reasoning(item):
-        return AssistantMessage(content=visible_text(item), source=ASSISTANT_SOURCE)
-    return UserMessage(content=visible_text(item), source=USER_SOURCE)
+        return AssistantMessage(content=item_text(item), source=ASSISTANT_SOURCE)
+    return UserMessage(content=item_text(item), source=USER_SOURCE)
 
 
 def _messages_of(context: ChatCompletionContext) -> list[LLMMessage]:
@@ -325,9 +337,9 @@ def _project_with(  # noqa: PLR0913 - the parts of one projection, by name
     notes: list[str],
     keep_inserted: bool = True,
 ) -> ContextProjection:
-    index_of = positions(messages)
+    index_of = message_positions(messages)
     kept = messages if context is None else _messages_of(context)
-    return project_survivors(
+    return survivor_projection(
         source,
         kept,
         index_of,
@@ -353,6 +365,12 @@ class BufferedContextProjector:
     so). Claims *generic* only.
     """
 
+    #: The budget fields AutoGen has no setting for (see ``unexpressible_fields``).
+    unexpressible: ClassVar[Mapping[str, str]] = {
+        "pinnedPrefixItems": "BufferedChatCompletionContext keeps the last buffer_size "
+        "messages and has no setting that pins the first ones"
+    }
+
     def __repr__(self) -> str:
         return "BufferedChatCompletionContext(buffer_size=maxItems)"
 
@@ -362,7 +380,7 @@ class BufferedContextProjector:
         """Load the presented messages into the context and map ``get_messages()`` back."""
         source = list(items or ())
         messages = present(source)
-        notes = list(budget_note(budget, ignored=("maxApproxChars", "pinnedPrefixItems")))
+        notes = list(unexpressible_note(budget, ignored=("maxApproxChars", "pinnedPrefixItems")))
         context: ChatCompletionContext | None = None
         if budget is not None and budget.max_items is not None:
             if budget.max_items == 0:
@@ -408,7 +426,7 @@ class HeadAndTailContextProjector:
         """Load the presented messages into the context and map ``get_messages()`` back."""
         source = list(items or ())
         messages = present(source)
-        notes = list(budget_note(budget, ignored=("maxApproxChars",)))
+        notes = list(unexpressible_note(budget, ignored=("maxApproxChars",)))
         context: ChatCompletionContext | None = None
         if budget is not None and budget.max_items is not None:
             if budget.max_items == 0:
@@ -506,6 +524,10 @@ class CtxpactChatCompletionContext(ChatCompletionContext):
         originals = list(self._messages)
         viewed = _view(originals)
         items = [item for item, _ in viewed]
+        # The item positions each message became, computed once for the whole history.
+        spans: list[list[int]] = [[] for _ in originals]
+        for index, (_, owner) in enumerate(viewed):
+            spans[owner].append(index)
         projection = self.projector.project(items, self.budget)
         chosen: list[tuple[int, list[tuple[int, JsonValue]]]] = []
         for index, item in represented(items, projection):
@@ -514,16 +536,19 @@ class CtxpactChatCompletionContext(ChatCompletionContext):
                 chosen[-1][1].append((index, item))
             else:
                 chosen.append((owner, [(index, item)]))
-        return [self._rebuild(originals[owner], kept, viewed) for owner, kept in chosen]
+        return [
+            self._rebuild(originals[owner], owner, kept, viewed, spans[owner])
+            for owner, kept in chosen
+        ]
 
     @staticmethod
     def _rebuild(
         original: LLMMessage,
+        owner: int,
         kept: list[tuple[int, JsonValue]],
         viewed: list[tuple[JsonValue, int]],
+        whole: list[int],
     ) -> LLMMessage:
-        owner = viewed[kept[0][0]][1]
-        whole = [index for index, (_, position) in enumerate(viewed) if position == owner]
         if [index for index, _ in kept] == whole and all(
             same_item(item, viewed[index][0]) for index, item in kept
         ):

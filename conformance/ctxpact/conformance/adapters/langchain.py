@@ -44,8 +44,8 @@ as ``convert_to_messages`` makes of a string.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from typing import Literal, cast
+from collections.abc import Callable, Mapping, Sequence
+from typing import ClassVar, Literal, cast
 
 from ctxpact.conformance.adapters._common import (
     FUNCTION_CALL,
@@ -68,17 +68,18 @@ from ctxpact.conformance.adapters._common import (
     input_text,
     is_reasoning,
     is_tool_result,
+    item_role,
+    item_text,
     members,
     message_item,
+    message_positions,
     parse_arguments,
-    positions,
-    project_survivors,
     represented,
-    role_of,
     same_item,
+    standalone_results,
     string,
+    survivor_projection,
     tool_output_text,
-    visible_text,
 )
 from ctxpact.reference.projection import approx_chars
 from ctxpact.spec import (
@@ -395,22 +396,20 @@ def present(item: JsonValue) -> BaseMessage:
         return _to_message(item)
     except Unsupported:
         pass
-    if is_tool_result(item):
-        assert isinstance(item, dict)  # noqa: S101 - a tool result is an object; narrows for mypy
-        call_id = item.get("call_id")
-        return ToolMessage(
-            content=tool_output_text(item), tool_call_id=call_id if isinstance(call_id, str) else ""
-        )
+    results = standalone_results(item)
+    if len(results) == 1:
+        ((call_id, output),) = results
+        return ToolMessage(content=output, tool_call_id=call_id)
     calls = [
         tool_call(name=name, args=arguments_or_empty(arguments), id=call_id)
         for call_id, name, arguments in declared_calls(item)
     ]
-    role = role_of(item)
+    role = item_role(item)
     if calls or role == "assistant" or is_reasoning(item):
-        return AIMessage(content=visible_text(item), tool_calls=calls)
+        return AIMessage(content=item_text(item), tool_calls=calls)
     if role in ("system", "developer"):
-        return SystemMessage(content=visible_text(item))
-    return HumanMessage(content=visible_text(item))
+        return SystemMessage(content=item_text(item))
+    return HumanMessage(content=item_text(item))
 
 
 class TrimMessagesProjector:
@@ -423,6 +422,12 @@ class TrimMessagesProjector:
     report's ``droppedIndices`` come from which messages survived. Claims *generic* only:
     trim_messages keeps no tool pairs.
     """
+
+    #: The budget fields trim_messages has no setting for (see ``unexpressible_fields``).
+    unexpressible: ClassVar[Mapping[str, str]] = {
+        "pinnedPrefixItems": "trim_messages can keep one leading SystemMessage "
+        "(include_system) but has no setting that pins the first N messages"
+    }
 
     def __init__(
         self,
@@ -453,7 +458,7 @@ class TrimMessagesProjector:
         """Trim the presented messages with ``trim_messages`` and map the survivors back."""
         source = list(items or ())
         messages = [present(item) for item in source]
-        index_of = positions(messages)
+        index_of = message_positions(messages)
         sizes = [approx_chars(item) for item in source]
         kept = messages
         notes: list[str] = []
@@ -475,11 +480,11 @@ class TrimMessagesProjector:
             kept = self._trim(kept, budget.max_approx_chars, counter, include_system=include_system)
             character_applied = len(kept) < before
             notes.append(self._note(include_system, "approx_chars", budget.max_approx_chars))
-        return project_survivors(
+        return survivor_projection(
             source,
             kept,
             index_of,
-            _view,
+            lenient_item,
             item_limit_applied=item_applied,
             character_limit_applied=character_applied,
             notes=notes,
@@ -514,7 +519,7 @@ class TrimMessagesProjector:
 # -- the other direction: a ctxpact projector over LangChain messages ---------------------
 
 
-def _view(message: BaseMessage) -> JsonValue:
+def lenient_item(message: BaseMessage) -> JsonValue:
     """The item a projector sees for *message*: the faithful one, else the nearest."""
     try:
         return _from_message(message)
@@ -578,7 +583,7 @@ def ctxpact_trimmer(
 
     def trim(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
         originals = list(messages)
-        items = [_view(message) for message in originals]
+        items = [lenient_item(message) for message in originals]
         projection = projector.project(items, budget)
         return [
             originals[index]
@@ -596,6 +601,7 @@ __all__ = [
     "TrimMessagesProjector",
     "ctxpact_trimmer",
     "from_langchain",
+    "lenient_item",
     "present",
     "to_langchain",
 ]

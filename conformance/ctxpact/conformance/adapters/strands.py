@@ -34,9 +34,9 @@ assistant text, anything else as user text), runs the real
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from importlib import metadata
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ctxpact.conformance.adapters._common import (
     INPUT_TEXT,
@@ -48,7 +48,6 @@ from ctxpact.conformance.adapters._common import (
     UnsupportedItemError,
     UnsupportedMessageError,
     arguments_or_empty,
-    budget_note,
     compact_json_or_repr,
     convert_all,
     declared_calls,
@@ -56,25 +55,38 @@ from ctxpact.conformance.adapters._common import (
     input_text,
     is_reasoning,
     is_tool_result,
+    item_role,
+    item_text,
     members,
     message_item,
-    positions,
-    project_survivors,
-    role_of,
+    message_positions,
+    quiet_logs,
+    standalone_results,
     string,
-    visible_text,
+    survivor_projection,
+    tool_results_of,
+    unexpressible_note,
 )
 from ctxpact.spec import (
+    CompactResult,
     ContextBudget,
     ContextProjection,
     JsonValue,
+    MemorySnapshot,
+    ModelClient,
+    ModelPrompt,
     SchemaValidationError,
     copy_json,
 )
 
 try:
-    from strands.agent.conversation_manager import SlidingWindowConversationManager
+    from strands.agent.conversation_manager import (
+        SlidingWindowConversationManager,
+        SummarizingConversationManager,
+    )
+    from strands.models import Model
     from strands.types.content import ContentBlock, Message
+    from strands.types.exceptions import ContextWindowOverflowException
     from strands.types.tools import ToolResultContent
 except ImportError as error:  # pragma: no cover - exercised only without the extra
     raise MissingFrameworkError(
@@ -224,7 +236,7 @@ def _from_result(block: ContentBlock, position: int) -> JsonValue:
 # -- presentation and the wrapped manager ------------------------------------------------
 
 
-def present(item: JsonValue) -> Message:
+def present(item: JsonValue) -> Message:  # noqa: PLR0911 - one return per kind of item
     """The message that stands for *item* in a Strands history.
 
     The faithful conversion when there is one, otherwise the nearest message (see the module
@@ -235,6 +247,7 @@ def present(item: JsonValue) -> Message:
     except Unsupported:
         pass
     if is_tool_result(item):
+        # A Responses result keeps its output as it is: a text block or a json block.
         assert isinstance(item, dict)  # noqa: S101 - a tool result is an object; narrows for mypy
         call_id = item.get("call_id")
         output = item.get("output")
@@ -242,15 +255,27 @@ def present(item: JsonValue) -> Message:
             "role": "user",
             "content": [_result_block(call_id if isinstance(call_id, str) else "", output)],
         }
+    results = standalone_results(item)
+    if results:
+        return {
+            "role": "user",
+            "content": [_result_block(call_id, output) for call_id, output in results],
+        }
+    carried = tool_results_of(item)
+    if carried and item_role(item) == "user":
+        # A carrier that also holds text: Strands keeps both kinds of block in one message.
+        blocks = [_result_block(call_id, output) for call_id, output in carried]
+        blocks.append({"text": item_text(item)})
+        return {"role": "user", "content": blocks}
     calls: list[ContentBlock] = [
         {"toolUse": {"toolUseId": call_id, "name": name, "input": arguments_or_empty(arguments)}}
         for call_id, name, arguments in declared_calls(item)
     ]
     if calls:
         return {"role": "assistant", "content": calls}
-    if role_of(item) == "assistant" or is_reasoning(item):
-        return {"role": "assistant", "content": [{"text": visible_text(item)}]}
-    return {"role": "user", "content": [{"text": visible_text(item)}]}
+    if item_role(item) == "assistant" or is_reasoning(item):
+        return {"role": "assistant", "content": [{"text": item_text(item)}]}
+    return {"role": "user", "content": [{"text": item_text(item)}]}
 
 
 class _Warnings(logging.Handler):
@@ -292,8 +317,8 @@ class SlidingWindowProjector:
         """Run ``apply_management`` on the presented messages and map the survivors back."""
         source = list(items or ())
         messages = [present(item) for item in source]
-        index_of = positions(messages)
-        notes = list(budget_note(budget, ignored=("maxApproxChars",)))
+        index_of = message_positions(messages)
+        notes = list(unexpressible_note(budget, ignored=("maxApproxChars",)))
         view = _AgentView(list(messages))
         if budget is not None and budget.max_items is not None:
             pin = budget.pinned_prefix_items or None
@@ -313,7 +338,7 @@ class SlidingWindowProjector:
                 "should_truncate_results=False).apply_management"
             )
             notes.extend(f"strands warned: {message}" for message in warnings.messages)
-        return project_survivors(
+        return survivor_projection(
             source,
             view.messages,
             index_of,
@@ -338,10 +363,144 @@ def _json_or_text(value: object) -> JsonValue:
         return repr(value)
 
 
+# -- the summarizing manager as a compact policy ------------------------------------------
+
+
+class ForwardingModel(Model):
+    """A Strands model that forwards each call to a ctxpact :class:`~ctxpact.spec.ModelClient`.
+
+    The messages Strands sends become the prompt's items (as :func:`from_strands` reads
+    them, or the nearest items), its system prompt the prompt's; the client's
+    ``output_text`` is streamed back as one text block. No text raises ``RuntimeError``,
+    which Strands sees as a failed model call.
+    """
+
+    def __init__(self, client: ModelClient) -> None:
+        self.client = client
+
+    def update_config(self, **model_config: Any) -> None:  # noqa: ANN401 - Strands' signature
+        """Nothing to configure."""
+        del model_config
+
+    def get_config(self) -> Any:  # noqa: ANN401 - Strands' signature
+        """No configuration."""
+        return {}
+
+    def structured_output(self, *args: Any, **kwargs: Any) -> Any:  # noqa: ANN401 - unused
+        """Not supported: a summary is plain text."""
+        raise NotImplementedError("structured output is not forwarded")
+
+    async def stream(
+        self,
+        messages: list[Message],
+        tool_specs: Any = None,  # noqa: ANN401 - Strands' signature
+        system_prompt: str | None = None,
+        **kwargs: Any,  # noqa: ANN401 - Strands' signature
+    ) -> AsyncIterator[Any]:
+        """Forward the call and stream the client's answer as one text block."""
+        del tool_specs, kwargs
+        prompt = ModelPrompt(
+            model=MODEL_NAME,
+            system_prompt=system_prompt,
+            items=tuple(_view(message) for message in messages),
+        )
+        result = self.client.create(prompt)
+        text = None if result is None else result.output_text
+        if text is None:
+            raise RuntimeError("the model client gave no text for the summary call")
+        yield {"messageStart": {"role": "assistant"}}
+        yield {"contentBlockDelta": {"delta": {"text": text}}}
+        yield {"contentBlockStop": {}}
+        yield {"messageStop": {"stopReason": "end_turn"}}
+
+
+#: The model name the forwarding model puts in every prompt it forwards.
+MODEL_NAME = "strands-summarizing"
+
+
+class _SummarizingAgentView(_AgentView):
+    """What ``SummarizingConversationManager`` reads of an agent: messages and its model."""
+
+    def __init__(self, messages: list[Message], model: Model) -> None:
+        super().__init__(messages)
+        self.aux_model = model
+        self.model = model
+
+
+class SummarizingCompactPolicy:
+    """Strands' ``SummarizingConversationManager`` as a compact policy.
+
+    ``compact`` runs the manager's ``reduce_context`` (as Strands does on a context-window
+    overflow) on the snapshot's messages, with ``summary_ratio`` and
+    ``preserve_recent_messages`` as given and the summary written by
+    :class:`ForwardingModel` (the model client the policy is given). A snapshot summary is
+    presented first, as the user message Strands keeps its summary in, and handed to the
+    manager as its previous summary. The memory becomes the messages it kept, verbatim, and
+    the new summary's text. When the manager finds nothing it can summarize it raises
+    ``ContextWindowOverflowException``; the policy then leaves the memory as it is
+    (``memory`` null, CMP-4).
+
+    Strands summarizes only when the model reports an overflow; ctxpact asks first
+    (``should_compact``). The policy's answer is the manager's own precondition: more
+    messages than ``preserve_recent_messages``. Claims *generic* only.
+    """
+
+    def __init__(
+        self, client: ModelClient, *, summary_ratio: float = 0.5, preserve_recent_messages: int = 4
+    ) -> None:
+        self.client = client
+        self.summary_ratio = summary_ratio
+        self.preserve_recent_messages = preserve_recent_messages
+
+    def __repr__(self) -> str:
+        return (
+            f"SummarizingConversationManager(summary_ratio={self.summary_ratio}, "
+            f"preserve_recent_messages={self.preserve_recent_messages})"
+        )
+
+    def should_compact(self, snapshot: MemorySnapshot) -> bool:
+        """More messages than the manager always keeps (CMP-1)."""
+        count = len(snapshot.items) + (snapshot.summary is not None)
+        return count > self.preserve_recent_messages
+
+    def compact(self, snapshot: MemorySnapshot) -> CompactResult:
+        """Run ``reduce_context`` and keep what it kept, with its summary (CMP-2)."""
+        manager = SummarizingConversationManager(
+            summary_ratio=self.summary_ratio,
+            preserve_recent_messages=self.preserve_recent_messages,
+        )
+        messages = [present(item) for item in snapshot.items]
+        index_of = message_positions(messages)
+        if snapshot.summary is not None:
+            previous: Message = {"role": "user", "content": [{"text": snapshot.summary}]}
+            manager._summary_message = previous  # noqa: SLF001 - what restore_from_session sets
+            messages.insert(0, previous)
+        view = _SummarizingAgentView(list(messages), ForwardingModel(self.client))
+        try:
+            with quiet_logs("strands"):  # Strands logs each summary it cannot make as an error
+                manager.reduce_context(cast("Agent", view), e=ContextWindowOverflowException())
+        except ContextWindowOverflowException:
+            return CompactResult(memory=None, summary=snapshot.summary)
+        written = manager._summary_message  # noqa: SLF001 - the manager's own summary message
+        kept: list[JsonValue] = []
+        for message in view.messages:
+            if message is written:
+                continue
+            index = index_of.get(id(message))
+            kept.append(snapshot.items[index] if index is not None else _view(message))
+        summary = "\n".join(
+            block["text"] for block in (written or {"content": []})["content"] if "text" in block
+        )
+        return CompactResult(memory=MemorySnapshot(items=kept, summary=summary), summary=summary)
+
+
 __all__ = [
     "FRAMEWORK",
+    "MODEL_NAME",
     "VERSION",
+    "ForwardingModel",
     "SlidingWindowProjector",
+    "SummarizingCompactPolicy",
     "from_strands",
     "present",
     "to_strands",
