@@ -1,21 +1,26 @@
-"""What the memories kept in a database table share: rows, how to read them, what to rewrite.
+"""What the memories and stores kept in a database table share, whatever the database.
 
 The SQLite and PostgreSQL memories keep one row per item and one for the summary, each with
 ``(session_id, kind, position, entry_json)``. Reading the rows back, refusing a corrupt one
-(MEM-20), and choosing the fewest rows to rewrite after a compression are the same whatever
-the database; only the SQL differs.
+(MEM-20), choosing the fewest rows to rewrite after a compression, the reads of the memory
+contract and closing a connection the object owns are the same whatever the database; only
+the SQL differs.
 """
 
 from __future__ import annotations
 
+import abc
 from collections.abc import Callable, Iterable, Sequence
-from typing import cast
+from types import TracebackType
+from typing import Self, cast
 
 from attrs import frozen
 
+from ctxpact.reference.memory._state import prompt_items
 from ctxpact.spec import (
     InvalidJsonError,
     JsonValue,
+    MemoryCompressor,
     MemorySnapshot,
     SchemaValidationError,
     decode_json,
@@ -140,3 +145,63 @@ def rewrite(stored: Stored, texts: Sequence[str], appended: int) -> Rewrite:
         start=stored.items[kept - 1].position + 1 if kept else 0,
         texts=tuple(texts[kept:]),
     )
+
+
+class StoredMemoryReads(abc.ABC):
+    """The reads of a memory kept in a table: each one reads the session's rows again.
+
+    The table is the only state, so two memories on one session see the same items (MEM-19).
+    """
+
+    _session_id: str
+    _compressor: MemoryCompressor | None
+
+    @property
+    def session_id(self) -> str:
+        """The session whose rows this memory reads and writes."""
+        return self._session_id
+
+    @property
+    def compressor(self) -> MemoryCompressor | None:
+        """The compressor run after every add, or ``None``."""
+        return self._compressor
+
+    def get_items(self) -> list[JsonValue]:
+        """A new list: the summary as a system message first (unless blank), then the items."""
+        state = self._load("read the items")
+        return prompt_items(state.items, state.summary)
+
+    def get_summary(self) -> str | None:
+        """The current summary, or ``None``."""
+        return self._load("read the summary").summary
+
+    def snapshot(self) -> MemorySnapshot:
+        """The raw items (no summary message) and the summary, as an independent copy."""
+        return self._load("take a snapshot")
+
+    @abc.abstractmethod
+    def _load(self, operation: str) -> MemorySnapshot:
+        """The session's state, read from its rows for *operation*."""
+
+
+class ClosingContext(abc.ABC):
+    """``close`` and the context manager of an object that may own its connection."""
+
+    def close(self) -> None:
+        """Close the connection if this object opened it; a borrowed one stays open."""
+        self._close_owned()
+
+    @abc.abstractmethod
+    def _close_owned(self) -> None:
+        """Close the connection if this object owns it."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

@@ -10,6 +10,7 @@ from ctxpact.reference.memory._rows import (
     ITEM_KIND,
     SUMMARY_KIND,
     Stored,
+    StoredMemoryReads,
     parsed_rows,
     rewrite,
     stored_rows,
@@ -28,7 +29,6 @@ from ctxpact.reference.memory._state import (
     checked_summary,
     compressed,
     detached,
-    prompt_items,
 )
 from ctxpact.reference.projection import SizedItemsView
 from ctxpact.spec import JsonValue, MemoryCompressor, MemorySnapshot, check_items
@@ -89,7 +89,7 @@ class _Shared:
         return MemorySnapshot(items=tuple(self.items), summary=self.summary)
 
 
-class SqliteAgentMemory(SqliteTable, MemoryWrites):
+class SqliteAgentMemory(SqliteTable, StoredMemoryReads, MemoryWrites):
     """An agent memory stored in a SQLite table, isolated by session id.
 
     *database* is a path (the memory opens, owns and :meth:`close`-s the connection; it is
@@ -147,25 +147,6 @@ class SqliteAgentMemory(SqliteTable, MemoryWrites):
         self._shared: _Shared | None = None
         super().__init__(database, table=table, create=_CREATE, busy_timeout=busy_timeout)
 
-    @property
-    def session_id(self) -> str:
-        """The session whose rows this memory reads and writes."""
-        return self._session_id
-
-    @property
-    def compressor(self) -> MemoryCompressor | None:
-        """The compressor run after every add, or ``None``."""
-        return self._compressor
-
-    def get_items(self) -> list[JsonValue]:
-        """A new list: the summary as a system message first (unless blank), then the items."""
-        state = self._load("read the items")
-        return prompt_items(state.items, state.summary)
-
-    def get_summary(self) -> str | None:
-        """The current summary, or ``None``."""
-        return self._load("read the summary").summary
-
     def set_summary(self, summary: str | None) -> None:
         """Replace the summary (``None`` removes it) in one transaction; no compressor runs."""
         summary = checked_summary(type(self).__name__, summary)
@@ -184,10 +165,6 @@ class SqliteAgentMemory(SqliteTable, MemoryWrites):
             )
             after = self._replaced([], None)
         self._shared = after
-
-    def snapshot(self) -> MemorySnapshot:
-        """The raw items (no summary message) and the summary, as an independent copy."""
-        return self._load("take a snapshot")
 
     def restore(self, snapshot: MemorySnapshot | None) -> None:
         """Replace items and summary with the snapshot's in one transaction (keeps the summary).

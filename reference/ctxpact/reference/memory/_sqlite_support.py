@@ -13,8 +13,6 @@ import os
 import re
 import sqlite3
 from collections.abc import Iterator
-from types import TracebackType
-from typing import Self
 
 from ctxpact.reference.memory._errors import (
     SQLITE_BUSY_HINT,
@@ -24,6 +22,7 @@ from ctxpact.reference.memory._errors import (
     SqliteOperationalError,
     SqliteProgrammingError,
 )
+from ctxpact.reference.memory._rows import ClosingContext
 from ctxpact.spec import InvalidValueError, JsonValue, encode_json
 
 #: The identifiers a table may be called (SQL's plain identifiers, ASCII only).
@@ -216,7 +215,7 @@ def json_text(value: JsonValue) -> str:
     return encode_json(value, ensure_ascii=True)
 
 
-class SqliteTable:
+class SqliteTable(ClosingContext):
     """One table in a SQLite database, created if missing, on a connection owned or borrowed.
 
     *database* is a path (the object opens, owns and :meth:`close`-s the connection; it is
@@ -264,18 +263,6 @@ class SqliteTable:
         """Report a failure of SQLite in the body as :class:`SqliteError` for *operation*."""
         return sqlite_errors(operation, self._database, self._connection)
 
-    def close(self) -> None:
-        """Close the connection if this object opened it; a borrowed one stays open."""
+    def _close_owned(self) -> None:
         if self._owns_connection:
             self._connection.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()

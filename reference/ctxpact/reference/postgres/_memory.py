@@ -12,6 +12,7 @@ from ctxpact.reference.memory._rows import (
     ITEM_KIND,
     SUMMARY_KIND,
     Stored,
+    StoredMemoryReads,
     parsed_rows,
     rewrite,
     stored_rows,
@@ -24,7 +25,6 @@ from ctxpact.reference.memory._state import (
     checked_summary,
     compressed,
     detached,
-    prompt_items,
 )
 from ctxpact.reference.postgres._support import Database, PostgresTable
 from ctxpact.spec import JsonValue, MemoryCompressor, MemorySnapshot
@@ -47,7 +47,7 @@ _CREATE = (
 )
 
 
-class PostgresAgentMemory(PostgresTable, MemoryWrites):
+class PostgresAgentMemory(PostgresTable, StoredMemoryReads, MemoryWrites):
     """An agent memory stored in a PostgreSQL table, isolated by session id (MEM-26).
 
     *database* is a conninfo string (the memory opens, owns and :meth:`close`-s one
@@ -129,29 +129,6 @@ class PostgresAgentMemory(PostgresTable, MemoryWrites):
         self._insert_summary = sql.SQL(
             "INSERT INTO {} (session_id, kind, position, entry_json) VALUES (%s, %s, 0, %s)"
         ).format(name)
-
-    @property
-    def session_id(self) -> str:
-        """The session whose rows this memory reads and writes."""
-        return self._session_id
-
-    @property
-    def compressor(self) -> MemoryCompressor | None:
-        """The compressor run after every add, or ``None``."""
-        return self._compressor
-
-    def get_items(self) -> list[JsonValue]:
-        """A new list: the summary as a system message first (unless blank), then the items."""
-        state = self._load("read the items")
-        return prompt_items(state.items, state.summary)
-
-    def get_summary(self) -> str | None:
-        """The current summary, or ``None``."""
-        return self._load("read the summary").summary
-
-    def snapshot(self) -> MemorySnapshot:
-        """The raw items (no summary message) and the summary, as an independent copy."""
-        return self._load("take a snapshot")
 
     def set_summary(self, summary: str | None) -> None:
         """Replace the summary (``None`` removes it) in one transaction; no compressor runs."""

@@ -13,8 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from collections.abc import Iterator
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 import psycopg
 from psycopg import sql
@@ -22,6 +21,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg.pq import TransactionStatus
 
 from ctxpact.reference.memory._errors import OpenTransactionError
+from ctxpact.reference.memory._rows import ClosingContext
 from ctxpact.reference.memory._sqlite_support import checked_busy_timeout, checked_table_name
 from ctxpact.reference.postgres._errors import (
     POSTGRES_BUSY_HINT,
@@ -123,7 +123,7 @@ def session_lock_key(table: str, session_id: str) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
-class PostgresTable:
+class PostgresTable(ClosingContext):
     """One table in a PostgreSQL database, created if missing, on a connection or a pool.
 
     *database* is a conninfo string (the object opens, owns and :meth:`close`-s one
@@ -242,18 +242,6 @@ class PostgresTable:
         except psycopg.Error as error:
             raise self._wrapped(error, operation) from error
 
-    def close(self) -> None:
-        """Close the connection if this object opened it; a borrowed one stays open."""
+    def _close_owned(self) -> None:
         if self._owns_connection and self._connection is not None:
             self._connection.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
