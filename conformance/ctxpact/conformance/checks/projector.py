@@ -1848,12 +1848,20 @@ def _split_unit() -> list[JsonValue]:
 
 
 def _unnamed_calls() -> list[JsonValue]:
-    """A named call without a call id and a call id without a name, with their results (T1-5)."""
+    """Calls without a call id or without a name, and results without a call id (T1-5, T1-6).
+
+    The last call of id ``d1`` has no name: the name is the one of the last call that has both
+    (T1-5). The Chat tool message without a call id has the smallest placeholder of its shape.
+    """
     return [
         {"type": "function_call", "name": "read", "arguments": "{}"},
         {"type": "function_call_output", "output": "a" * 20},
         {"type": "function_call", "call_id": "n1", "arguments": "{}"},
         _tool_result("n1", "b" * 20),
+        {"type": "function_call", "call_id": "d1", "name": "grep", "arguments": "{}"},
+        {"type": "function_call", "call_id": "d1", "arguments": "{}"},
+        _tool_result("d1", "c" * 20),
+        {"role": "tool", "content": "e" * 30},
         _tool_result("c9", "newest"),
     ]
 
@@ -1894,6 +1902,7 @@ _BOUNDARY_TRANSCRIPTS: tuple[Callable[[], list[JsonValue]], ...] = (
     paired,
     carriers,
     tier1_example,
+    four_results,
     reasoned,
     _split_unit,
     _unnamed_calls,
@@ -1925,7 +1934,9 @@ def _boundary_budgets(
         tiered = reference.project(items, ContextBudget(max_recent_tool_results=recent)).items
         sizes = tuple(approx_chars(item) for item in tiered)
         if recent is not None and sizes in seen:
-            continue  # Tier-1 clears nothing more here: the budgets would repeat
+            # Tier-1 clears nothing more here: the limits would repeat, the tier alone not.
+            budgets.append(ContextBudget(max_recent_tool_results=recent))
+            continue
         seen.add(sizes)
         limits = sorted(_fits(sizes))
         budgets.extend(
