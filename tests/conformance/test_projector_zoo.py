@@ -1765,6 +1765,34 @@ class RemembersTheLastCall:
 
 
 #: Clauses cited by projector checks that no wrong projector can break, and why.
+# -- found by mutation testing (docs/mutation.md) --------------------------------------------
+
+
+@wrong(
+    "projector.exact.boundaries", "PRJ-20", reason="compared with the reference", options=NO_TIERS
+)
+class PinnedFitWithRoomToSpare(Staged):
+    """Takes a later pinned item only when it fits with a character to spare."""
+
+    def char_stage(self, sizes: Sequence[int], limit: int, pinned: int) -> list[int]:
+        if sum(sizes) <= limit or limit == 0:
+            return char_stage(sizes, limit, pinned)
+        count = len(sizes)
+        prefix_count = min(pinned, count)
+        used = 0
+        prefix: list[int] = []
+        for index in range(prefix_count):
+            if not prefix or used + sizes[index] < limit:
+                prefix.append(index)
+                used += sizes[index]
+        tail: list[int] = []
+        for index in range(count - 1, prefix_count - 1, -1):
+            if not tail or used + sizes[index] <= limit:
+                tail.append(index)
+                used += sizes[index]
+        return prefix + sorted(tail)
+
+
 EXEMPT: dict[str, str] = {
     "PRJ-2": "a projector is handed no memory; what it is handed is covered by PRJ-3",
     "PRJ-5": "a permission to share items (and a MUST on callers), not a duty of projectors",

@@ -51,7 +51,7 @@ def test_a_policy_with_defaults_passes_as_it_does_through_the_command(
         """,
     )
     result = pytester.runpytest_inprocess("--ctxpact-profile", "quick", "-p", "no:cacheprovider")
-    result.assert_outcomes(passed=16, skipped=42)
+    result.assert_outcomes(passed=16, skipped=44)
 
 
 def test_a_misspelt_setting_is_one_collection_error(pytester: pytest.Pytester) -> None:
@@ -188,5 +188,5 @@ def test_the_marker_selects_the_conformance_tests(pytester: pytest.Pytester) -> 
     result = pytester.runpytest_inprocess(
         "--ctxpact-profile", "quick", "-p", "no:cacheprovider", "-m", "ctxpact"
     )
-    result.assert_outcomes(passed=6, skipped=3)
+    result.assert_outcomes(passed=6, skipped=4)
     assert "1 deselected" in result.stdout.str()

@@ -2014,6 +2014,68 @@ def stateless(context: CheckContext) -> Callable[[], None]:
     return test
 
 
+# -- found by mutation testing (docs/mutation.md) -------------------------------------------
+
+#: Summarized steps whose first tool call gives no arguments (text that is not JSON, or not
+#: an object) and whose next call of the same item reads or modifies a file (FIL-2, FIL-5).
+_CALLS_AFTER_NO_ARGUMENTS: tuple[JsonValue, ...] = (
+    {
+        "type": "message",
+        "role": "assistant",
+        "content": [
+            {"type": "tool_use", "id": "u1", "name": "read", "input": "not json"},
+            {"type": "tool_use", "id": "u2", "name": "view", "input": {"path": "src/seen.py"}},
+        ],
+    },
+    {
+        "type": "message",
+        "role": "assistant",
+        "tool_calls": [
+            {"id": "t1", "type": "function", "function": {"name": "edit", "arguments": "[1]"}},
+            {
+                "id": "t2",
+                "type": "function",
+                "function": {"name": "write_file", "arguments": '{"path": "src/out.py"}'},
+            },
+        ],
+    },
+)
+
+
+@check(
+    "compaction.llm.files-every-call",
+    component=_POLICY,
+    claim=Claim.LLM_SUMMARY,
+    clauses=("FIL-2", "FIL-5"),
+)
+def llm_files_every_call(context: CheckContext) -> Callable[[], None]:
+    """Every tool call of an item is examined, whatever the calls before it in the item gave.
+
+    A call without arguments (FIL-5) is skipped alone: the calls after it in the same item
+    still contribute their paths (FIL-2).
+    """
+    settings = _llm_settings(context)
+    if settings is None:
+        return _skipping(_LLM_OPTIONS)
+    max_items, _ = settings
+
+    def test() -> None:
+        padding = [user("next"), *(assistant(f"a{i}") for i in range(max(0, max_items - 1)))]
+        snapshot = MemorySnapshot(items=[user("go"), *_CALLS_AFTER_NO_ARGUMENTS, *padding])
+        context.record(snapshot=snapshot, max_items=max_items)
+        run = _run_subject(context, snapshot, [PLAIN_ANSWER])
+        result = _result_of(context, run, "for items of several tool calls (FIL-2)")
+        summarized = _summarized(context, snapshot, result)
+        for name, reads, actual in (
+            ("readFiles", True, result.read_files),
+            ("modifiedFiles", False, result.modified_files),
+        ):
+            expected = extract_file_operations(summarized, reads=reads)
+            _compare_files(context, name, expected, actual, summarized)
+
+    return test
+
+
 #: Every check of this module, in the order they run.
 CHECKS: tuple[Check, ...] = (
     should_compact_pure,
@@ -2045,4 +2107,5 @@ CHECKS: tuple[Check, ...] = (
     structured_differential,
     structured_bounded_nesting,
     structured_vectors,
+    llm_files_every_call,
 )

@@ -254,5 +254,41 @@ def policy_adapter(context: CheckContext) -> Callable[[], None]:
     return test
 
 
+# -- found by mutation testing (docs/mutation.md) -------------------------------------------
+
+#: Values of ``max_items`` that are no integer at all, beyond the 0 and -1 of
+#: :func:`windowed`: an implementation that compares them with 0 before it checks their type
+#: fails with an error about the comparison, not about the field.
+_NOT_INTEGERS: tuple[object, ...] = ("3", None)
+
+
+@check(
+    "compressor.windowed-rejects",
+    component=_COMPRESSOR,
+    claim=Claim.EXACT,
+    clauses=("CMP-8",),
+)
+def windowed_rejects(context: CheckContext) -> Callable[[], None]:
+    """A windowed compressor refuses a ``max_items`` that is no integer, naming the field."""
+    skip = _other_kind(context, _WINDOWED)
+    if skip is not None:
+        return skip
+
+    def test() -> None:
+        for bad in _NOT_INTEGERS:
+            context.record(max_items=bad)
+            try:
+                context.factory(bad)
+            except (ValueError, TypeError) as error:
+                context.expect(
+                    "max_items" in str(error),
+                    f"the error for max_items={bad!r} does not name the field: {error}",
+                )
+            else:
+                context.expect(condition=False, message=f"max_items={bad!r} was accepted")
+
+    return test
+
+
 #: Every check of this module, in the order they run.
-CHECKS: tuple[Check, ...] = (pure, windowed, policy_adapter)
+CHECKS: tuple[Check, ...] = (pure, windowed, policy_adapter, windowed_rejects)

@@ -679,6 +679,45 @@ def linear_time(context: CheckContext) -> Callable[[], None]:
     return test
 
 
+# -- found by mutation testing (docs/mutation.md) -------------------------------------------
+
+#: Answers at the edges of the scan of PRS-3 and PRS-4, which model outputs seldom reach: a
+#: character right after the last ``}``; a span followed by a character inside the
+#: first-to-last span; a quote in the prose between two spans; a string that never closes, after
+#: which no brace counts.
+SCAN_EDGES = (
+    '{"goal": "g"}.',
+    '{"goal": "g"}x}',
+    '{bad} "q" {"goal": "g"}',
+    '{x} { " {}',
+)
+
+
+@check(
+    "parser.scan-edges",
+    component=_PARSER,
+    claim=Claim.EXACT,
+    clauses=("PRS-3", "PRS-4"),
+)
+def scan_edges(context: CheckContext) -> Callable[[], None]:
+    """The parser gives the reference's summary at the edges of the span scan."""
+
+    def test() -> None:
+        for text in SCAN_EDGES:
+            context.record(text=text)
+            expected = parse_structured_summary(text)
+            actual = _summary(context, text)
+            difference = first_difference(to_json(expected), to_json(actual))
+            context.expect(
+                difference is None,
+                f"on {describe(text)}: {difference} (PRS-3, PRS-4)",
+                returned=to_json(actual),
+                expected=to_json(expected),
+            )
+
+    return test
+
+
 #: Every check of this module, in the order they run.
 CHECKS: tuple[Check, ...] = (
     never_raises,
@@ -690,4 +729,5 @@ CHECKS: tuple[Check, ...] = (
     differential,
     parse_vectors,
     linear_time,
+    scan_edges,
 )
