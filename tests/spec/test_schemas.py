@@ -43,6 +43,10 @@ SUITE_SCHEMAS = [
             "store-new",
             "store-call",
             "store-drop",
+            "approx-chars",
+            "turn-boundary-cut",
+            "extract-file-operations",
+            "render-summary",
             "stop",
         )
         for direction in ("request", "response")
@@ -113,11 +117,17 @@ def test_every_property_has_a_description(name: str) -> None:
             assert prop.get("description"), f"{name} {path}.properties.{key} has no description"
 
 
+#: Integers that are not counts: the naive cut may be any integer, the function clamps it.
+SIGNED = {("harness/turn-boundary-cut-request", "$.properties.naiveCut")}
+
+
 @pytest.mark.parametrize("name", ALL_SCHEMAS)
 def test_counts_and_limits_cannot_be_negative(name: str) -> None:
     for path, sub in _subschemas(load_schema(name)):
         types = sub.get("type")
-        if types == "integer" or (isinstance(types, list) and "integer" in types):
+        if (name, path) in SIGNED:
+            assert "minimum" not in sub, f"{name} {path} is signed but has a minimum"
+        elif types == "integer" or (isinstance(types, list) and "integer" in types):
             assert sub.get("minimum") == 0, f"{name} {path} allows negative integers"
 
 

@@ -12,6 +12,7 @@ from ctxpact.conformance._model import Claim, Component
 from ctxpact.conformance._report import suite_version
 from ctxpact.conformance._runtime import reference_runtime
 from ctxpact.conformance._target import Target
+from ctxpact.reference import SpecFunctions
 from ctxpact.reference.compaction import (
     CompactPolicyMemoryCompressor,
     LlmCompactPolicy,
@@ -144,4 +145,5 @@ def reference_targets() -> tuple[Target, ...]:
             kind="policy-adapter",
             args=(StructuredSummaryCompactPolicy(STRUCTURED_BUDGET),),
         ),
+        target("SpecFunctions", Component.FUNCTIONS, SpecFunctions, exact),
     )

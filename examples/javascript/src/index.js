@@ -1,6 +1,6 @@
-// ctxpact in JavaScript: the projectors, approx_chars and the summary parser (SPEC.md §2 to
-// §8 and §13), the recognition of tool calls and results and their pairing (§1.4, §1.5), with
-// the JSON model they work on.
+// ctxpact in JavaScript: the projectors, approx_chars, the turn-boundary cut, the summary
+// parser and renderer (SPEC.md §2 to §8, §11 and §13), the recognition of tool calls and
+// results and their pairing (§1.4, §1.5), with the JSON model they work on.
 
 export {
   JsonNumber,
@@ -29,6 +29,7 @@ export {
   toolResults,
 } from './items.js';
 export { pairProblems, pairing } from './pairing.js';
+export { turnBoundaryCut } from './cut.js';
 export { isPlaceholderOutput } from './tiers.js';
 export { DefaultContextProjector, TypeAwareContextProjector, charStage, itemStage } from './projection.js';
 export { PairSafeContextProjector, unitCharStage, unitItemStage, unitsOf } from './pair-safe.js';

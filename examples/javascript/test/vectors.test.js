@@ -1,5 +1,5 @@
 // The language-neutral vectors of conformance/vectors/ that this implementation covers:
-// project, project_pair_safe, approx_chars, parse_summary and render_summary. A file that does
+// project, project_pair_safe, approx_chars, turn_boundary_cut, parse_summary and render_summary. A file that does
 // not exist (yet) is skipped. Files are read with the module's own parser, so `1` and `1.0` stay apart.
 
 import assert from 'node:assert/strict';
@@ -17,6 +17,7 @@ import {
   parseStructuredSummary,
   readBudget,
   renderStructuredSummary,
+  turnBoundaryCut,
 } from '../src/index.js';
 
 /** @typedef {import('../src/json.js').JsonValue} JsonValue */
@@ -132,6 +133,11 @@ const OPERATIONS = {
     const item = input.get('item');
     assert.ok(item !== undefined);
     assert.equal(approxChars(item), plain(expected.get('size')));
+  },
+  turn_boundary_cut(input, expected) {
+    const items = input.get('items');
+    assert.ok(Array.isArray(items));
+    assert.equal(turnBoundaryCut(items, plain(input.get('naiveCut'))), plain(expected.get('cut')));
   },
   parse_summary(input, expected) {
     const text = input.get('text');

@@ -70,7 +70,8 @@ export interface Implementation {
     | 'summary-parser'
     | 'session-store'
     | 'runtime'
-    | 'memory-compressor';
+    | 'memory-compressor'
+    | 'functions';
   /**
    * What the implementation claims, which decides the checks that apply.
    */

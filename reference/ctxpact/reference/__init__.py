@@ -15,6 +15,7 @@ from ctxpact.reference._arguments import (
     checked_text,
     projection_arguments,
 )
+from ctxpact.reference._functions import SpecFunctions
 from ctxpact.reference.compaction import (
     CompactPolicy,
     CompactPolicyMemoryCompressor,
@@ -117,6 +118,7 @@ __all__ = [
     "SessionStore",
     "SizedItems",
     "SizedItemsView",
+    "SpecFunctions",
     "SqliteAgentMemory",
     "SqliteBusyError",
     "SqliteError",

@@ -24,6 +24,7 @@ from typing import BinaryIO, cast
 
 from attrs import field, frozen
 
+from ctxpact.reference._functions import SpecFunctions
 from ctxpact.reference.compaction import (
     DEFAULT_MAX_ITEMS,
     LlmCompactPolicy,
@@ -58,6 +59,7 @@ from ctxpact.spec import (
     ModelClient,
     ModelPrompt,
     ModelResult,
+    StructuredSummary,
     SummaryParser,
     copy_json,
     decode_json,
@@ -268,6 +270,12 @@ def reference_targets(file_stores: Callable[[], FileSessionStore]) -> tuple[Serv
             claims=("generic",),
             factory=lambda: SqliteSessionStore(":memory:"),
         ),
+        ServedTarget(
+            name="SpecFunctions",
+            component="functions",
+            claims=exact,
+            factory=SpecFunctions,
+        ),
     )
 
 
@@ -401,6 +409,10 @@ class Harness:
             "store_new": lambda request: self._new(request, "store", "session-store"),
             "store_call": lambda request: self._call(request, "store", call_store),
             "store_drop": lambda request: self._drop(request, "store"),
+            "approx_chars": self._approx_chars,
+            "turn_boundary_cut": self._turn_boundary_cut,
+            "extract_file_operations": self._extract_file_operations,
+            "render_summary": self._render_summary,
             "stop": self._stop,
         }
 
@@ -483,6 +495,29 @@ class Harness:
         policy = self._policy(request, model)
         result = policy.compact(from_json(MemorySnapshot, _field(request, "snapshot")))
         return {"result": to_json(result), "prompts": [to_json(p) for p in model.prompts]}
+
+    def _functions(self, request: JsonObject) -> SpecFunctions:
+        return cast("SpecFunctions", self._target(request, "functions").factory())
+
+    def _approx_chars(self, request: JsonObject) -> JsonValue:
+        return self._functions(request).approx_chars(_field(request, "item"))
+
+    def _turn_boundary_cut(self, request: JsonObject) -> JsonValue:
+        naive_cut = _field(request, "naiveCut")
+        if isinstance(naive_cut, bool) or not isinstance(naive_cut, int):
+            raise HarnessRequestError(f"Expected an integer naiveCut but got {naive_cut!r}")
+        return self._functions(request).turn_boundary_cut(_array(request, "items"), naive_cut)
+
+    def _extract_file_operations(self, request: JsonObject) -> JsonValue:
+        reads = _field(request, "reads")
+        if not isinstance(reads, bool):
+            raise HarnessRequestError(f"Expected a boolean reads but got {reads!r}")
+        files = self._functions(request).extract_file_operations(_array(request, "items"), reads)
+        return cast("list[JsonValue]", files)
+
+    def _render_summary(self, request: JsonObject) -> JsonValue:
+        summary = from_json(StructuredSummary, _field(request, "summary"))
+        return self._functions(request).render_summary(summary)
 
     def _new(self, request: JsonObject, kind: str, component: str) -> JsonValue:
         created = self._target(request, component).factory()

@@ -85,6 +85,64 @@ class SummaryParserProxy:
         return f"SummaryParserProxy({self._target!r} in {self._connection.command!r})"
 
 
+class FunctionsProxy:
+    """The spec's functions of a ``functions`` target: each call is one request (HRN-23).
+
+    A function the harness does not implement answers ``skipped``, which skips the check that
+    called it.
+    """
+
+    def __init__(self, connection: HarnessConnection, target: str) -> None:
+        self._connection = connection
+        self._target = target
+
+    def approx_chars(self, item: JsonValue) -> int:
+        """The harness's size of *item*."""
+        result = self._connection.request(
+            "approx_chars", {"target": self._target, "item": copy_json(item, "$.item")}
+        )
+        return self._count(result)
+
+    def turn_boundary_cut(self, items: Sequence[JsonValue], naive_cut: int) -> int:
+        """The harness's cut of *items* at *naive_cut*."""
+        result = self._connection.request(
+            "turn_boundary_cut",
+            {"target": self._target, "items": self._items(items), "naiveCut": naive_cut},
+        )
+        return self._count(result)
+
+    def extract_file_operations(self, items: Sequence[JsonValue], reads: bool) -> list[str]:
+        """The files the harness finds read (*reads*) or modified in *items*."""
+        result = self._connection.request(
+            "extract_file_operations",
+            {"target": self._target, "items": self._items(items), "reads": reads},
+        )
+        if not isinstance(result, list) or not all(isinstance(path, str) for path in result):
+            raise self._connection.invalid_result("an array of strings", result)
+        return [str(path) for path in result]
+
+    def render_summary(self, summary: StructuredSummary) -> str:
+        """The harness's rendering of *summary*."""
+        result = self._connection.request(
+            "render_summary", {"target": self._target, "summary": to_json(summary)}
+        )
+        if not isinstance(result, str):
+            raise self._connection.invalid_result("a string", result)
+        return result
+
+    @staticmethod
+    def _items(items: Sequence[JsonValue]) -> list[JsonValue]:
+        return [copy_json(item, f"$.items[{i}]") for i, item in enumerate(items)]
+
+    def _count(self, result: JsonValue) -> int:
+        if isinstance(result, bool) or not isinstance(result, int):
+            raise self._connection.invalid_result("an integer", result)
+        return result
+
+    def __repr__(self) -> str:
+        return f"FunctionsProxy({self._target!r} in {self._connection.command!r})"
+
+
 class CompactPolicyProxy:
     """A ``CompactPolicy`` whose calls are ``should_compact`` and ``compact`` requests.
 

@@ -12,6 +12,7 @@ from ctxpact.conformance.harness._connection import HarnessConnection
 from ctxpact.conformance.harness._proxies import (
     AgentMemoryProxy,
     CompactPolicyProxy,
+    FunctionsProxy,
     ProjectorProxy,
     SessionStoreProxy,
     SummaryParserProxy,
@@ -26,6 +27,7 @@ SERVED_COMPONENTS = frozenset(
         Component.AGENT_MEMORY,
         Component.SUMMARY_PARSER,
         Component.SESSION_STORE,
+        Component.FUNCTIONS,
     }
 )
 
@@ -67,6 +69,7 @@ def _factory(
         Component.AGENT_MEMORY: AgentMemoryProxy,
         Component.SUMMARY_PARSER: SummaryParserProxy,
         Component.SESSION_STORE: SessionStoreProxy,
+        Component.FUNCTIONS: FunctionsProxy,
     }
     proxy = proxies[component]
 

@@ -62,7 +62,7 @@ export interface Target {
   /**
    * Which component it implements, and so which requests it answers.
    */
-  component: 'projector' | 'compact-policy' | 'agent-memory' | 'summary-parser' | 'session-store';
+  component: 'projector' | 'compact-policy' | 'agent-memory' | 'summary-parser' | 'session-store' | 'functions';
   /**
    * What it claims (SPEC §1.3): which checks apply.
    *

@@ -1,0 +1,33 @@
+/* eslint-disable */
+/**
+ * Generated from schemas/harness/extract-file-operations-request.schema.json by json-schema-to-typescript
+ * (examples/javascript/scripts/generate-types.mjs). Do not edit: run `npm run types`.
+ */
+
+/**
+ * List the files the tool calls of items read or modify, with a functions target's file tracking (FIL-1 .. FIL-7).
+ */
+export interface ExtractFileOperationsRequest {
+  /**
+   * The request's id: any JSON value, chosen by the suite and opaque to the harness, which echoes it unchanged in the response.
+   */
+  seq: unknown;
+  /**
+   * The command: extract_file_operations.
+   */
+  cmd: 'extract_file_operations';
+  /**
+   * The name of one of the targets the harness declared in its start response.
+   */
+  target: string;
+  /**
+   * The items, oldest first.
+   *
+   * Items: One memory item: any JSON value (JSON-1).
+   */
+  items: unknown[];
+  /**
+   * true for the files read, false for the files modified.
+   */
+  reads: boolean;
+}
