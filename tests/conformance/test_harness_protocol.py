@@ -49,6 +49,12 @@ COMMANDS = (
     "turn_boundary_cut",
     "extract_file_operations",
     "render_summary",
+    "runtime_new",
+    "runtime_call",
+    "runtime_drop",
+    "compressor_new",
+    "compressor_call",
+    "compressor_drop",
     "stop",
 )
 HARNESS_SCHEMAS = [name for name in schema_names() if name.startswith("harness/")]
@@ -59,7 +65,7 @@ LLM: JsonObject = {"kind": "llm", "maxItems": 4}
 
 def test_every_command_has_a_request_and_a_response_schema_and_nothing_else() -> None:
     expected = {schema_name(c, d) for c in COMMANDS for d in ("request", "response")}
-    assert set(HARNESS_SCHEMAS) == expected
+    assert set(HARNESS_SCHEMAS) == {*expected, "harness/call", "harness/reply"}
 
 
 @pytest.mark.parametrize("name", HARNESS_SCHEMAS)
@@ -342,7 +348,7 @@ def test_responses_are_ascii_lines_whatever_the_strings_hold() -> None:
 
 def test_the_worked_exchange_of_harness_md_is_what_the_reference_answers() -> None:
     text = (ROOT / "spec" / "HARNESS.md").read_text(encoding="utf-8")
-    section = text.split("## 8. A worked exchange", 1)[1]
+    section = text.split("## 9. A worked exchange", 1)[1]
     block = re.search(r"```text\n(.*?)```", section, re.DOTALL)
     assert block is not None
     lines = block.group(1).splitlines()

@@ -25,10 +25,20 @@ from typing import BinaryIO, cast
 from attrs import field, frozen
 
 from ctxpact.reference._functions import SpecFunctions
+from ctxpact.reference._harness_runtime import (
+    Caller,
+    ErrorNames,
+    RemotePolicy,
+    SuiteCallError,
+    call_session,
+    remote_session,
+)
 from ctxpact.reference.compaction import (
     DEFAULT_MAX_ITEMS,
+    CompactPolicyMemoryCompressor,
     LlmCompactPolicy,
     StructuredSummaryCompactPolicy,
+    WindowedMemoryCompressor,
     parse_structured_summary,
 )
 from ctxpact.reference.memory import InMemoryAgentMemory, SqliteAgentMemory
@@ -38,6 +48,7 @@ from ctxpact.reference.projection import (
     TypeAwareContextProjector,
 )
 from ctxpact.reference.session import (
+    AgentSession,
     FileSessionStore,
     InMemorySessionStore,
     ListingSessionStore,
@@ -83,6 +94,13 @@ STRUCTURED_OPTIONS: JsonObject = {
     "kind": "structured",
     "budget": {"maxItems": 4, "pinnedPrefixItems": 1},
     "providers": WIRE_PROVIDERS,
+}
+#: The options of the windowed compressor target: its window, as for the in-process reference.
+WINDOWED_OPTIONS: JsonObject = {"kind": "windowed", "args": [3]}
+#: The options of the policy-adapter compressor target: its policy, given as its options.
+ADAPTER_OPTIONS: JsonObject = {
+    "kind": "policy-adapter",
+    "args": [{"kind": "structured", "budget": {"maxItems": 4, "pinnedPrefixItems": 1}}],
 }
 #: The options of ``DefaultContextProjector``, which applies neither Tier-1 nor Tier-2.
 DEFAULT_PROJECTOR_OPTIONS: JsonObject = {"tiers": False}
@@ -195,6 +213,17 @@ class _FileStores:
             self._root = None
 
 
+def _adapter(*args: object) -> CompactPolicyMemoryCompressor:
+    # A policy arrives as the suite's object, or as a policy's options (HRN-10, HRN-28).
+    policies = [
+        structured_policy(arg, ScriptedModel(()))
+        if isinstance(arg, dict) and arg.get("kind") == "structured"
+        else arg
+        for arg in args
+    ]
+    return CompactPolicyMemoryCompressor(*policies)  # type: ignore[arg-type] # passed as sent
+
+
 def reference_targets(file_stores: Callable[[], FileSessionStore]) -> tuple[ServedTarget, ...]:
     """Every reference implementation, with the claims and options of the in-process suite."""
     exact = ("generic", "exact")
@@ -275,6 +304,26 @@ def reference_targets(file_stores: Callable[[], FileSessionStore]) -> tuple[Serv
             component="functions",
             claims=exact,
             factory=SpecFunctions,
+        ),
+        ServedTarget(
+            name="Agent",
+            component="runtime",
+            claims=("generic",),
+            factory=remote_session,
+        ),
+        ServedTarget(
+            name="WindowedMemoryCompressor",
+            component="memory-compressor",
+            claims=exact,
+            factory=WindowedMemoryCompressor,
+            options=WINDOWED_OPTIONS,
+        ),
+        ServedTarget(
+            name="CompactPolicyMemoryCompressor",
+            component="memory-compressor",
+            claims=exact,
+            factory=_adapter,
+            options=ADAPTER_OPTIONS,
         ),
     )
 
@@ -397,6 +446,12 @@ class Harness:
         self._objects: dict[str, object] = {}
         self._handles = itertools.count(1)
         self._on_close = on_close
+        #: Calls one of the suite's objects during the current request (HRN-24); set by
+        #: :func:`serve`, which owns the streams.
+        self.caller: Caller | None = None
+        #: The seq of the request being answered, which its call lines carry.
+        self.current_seq: JsonValue = None
+        self._errors = ErrorNames()
         self._commands: dict[str, Callable[[JsonObject], JsonValue]] = {
             "start": self._start,
             "project": self._project,
@@ -409,6 +464,12 @@ class Harness:
             "store_new": lambda request: self._new(request, "store", "session-store"),
             "store_call": lambda request: self._call(request, "store", call_store),
             "store_drop": lambda request: self._drop(request, "store"),
+            "runtime_new": self._runtime_new,
+            "runtime_call": self._runtime_call,
+            "runtime_drop": lambda request: self._drop(request, "session"),
+            "compressor_new": self._compressor_new,
+            "compressor_call": self._compressor_call,
+            "compressor_drop": lambda request: self._drop(request, "compressor"),
             "approx_chars": self._approx_chars,
             "turn_boundary_cut": self._turn_boundary_cut,
             "extract_file_operations": self._extract_file_operations,
@@ -421,6 +482,7 @@ class Harness:
         if not isinstance(request, dict):
             return errored(None, f"Expected a JSON object request but got {request!r:.200}")
         seq = request.get("seq")
+        self.current_seq = seq
         command = request.get("cmd")
         handler = self._commands.get(command) if isinstance(command, str) else None
         if handler is None:
@@ -430,6 +492,12 @@ class Harness:
         except HarnessSkip as skip:
             return {"seq": seq, "skipped": {"reason": str(skip)}}
         except Exception as error:  # noqa: BLE001 - every failure is answered, not raised
+            if isinstance(command, str) and command.startswith(("runtime_", "compressor_")):
+                # A runtime's errors are named, so that the suite sees one error once (HRN-27).
+                return {
+                    "seq": seq,
+                    "errored": self._errors.document(error, traceback.format_exc()),
+                }
             return errored(seq, f"{type(error).__name__}: {error}", traceback.format_exc())
         return {"seq": seq, "result": result}
 
@@ -519,6 +587,54 @@ class Harness:
         summary = from_json(StructuredSummary, _field(request, "summary"))
         return self._functions(request).render_summary(summary)
 
+    def _call_suite(self, obj: str, method: str, args: list[JsonValue]) -> JsonValue:
+        if self.caller is None:
+            raise HarnessRequestError(f"{obj}.{method} needs the suite, and no suite is there")
+        return self.caller(obj, method, args)
+
+    def _runtime_new(self, request: JsonObject) -> JsonValue:
+        target = self._target(request, "runtime")
+        session = target.factory(self._call_suite, _object(request, "config"), self._errors)
+        handle = f"session-{next(self._handles)}"
+        self._objects[handle] = session
+        return {"handle": handle}
+
+    def _runtime_call(self, request: JsonObject) -> JsonValue:
+        session = cast("AgentSession", self._held(request, "session"))
+        return call_session(
+            session, self._call_suite, _text(request, "method"), _array(request, "args")
+        )
+
+    def _compressor_new(self, request: JsonObject) -> JsonValue:
+        target = self._target(request, "memory-compressor")
+        args: list[object] = []
+        for argument in _array(request, "args"):
+            if not isinstance(argument, dict) or len(argument) != 1:
+                raise HarnessRequestError(f"Expected a value or an object but got {argument!r}")
+            if "object" in argument:
+                args.append(RemotePolicy(self._call_suite, str(argument["object"])))
+            else:
+                args.append(argument["value"])
+        compressor = target.factory(*args)
+        handle = f"compressor-{next(self._handles)}"
+        self._objects[handle] = compressor
+        return {"handle": handle}
+
+    def _compressor_call(self, request: JsonObject) -> JsonValue:
+        compressor = self._held(request, "compressor")
+        match _text(request, "method"), _array(request, "args"):
+            case "compress", [document]:
+                compress = compressor.compress  # type: ignore[attr-defined] # a compressor
+                return to_json(compress(from_json(MemorySnapshot, document)))
+            case "get_last_result", []:
+                last = compressor.get_last_result()  # type: ignore[attr-defined] # the adapter
+                return None if last is None else to_json(last)
+            case method, args:
+                raise HarnessRequestError(
+                    f"Expected a compressor method among the protocol's with its arguments but "
+                    f"got {method!r} with {len(args)} argument(s)"
+                )
+
     def _new(self, request: JsonObject, kind: str, component: str) -> JsonValue:
         created = self._target(request, component).factory()
         handle = f"{kind}-{next(self._handles)}"
@@ -576,8 +692,40 @@ def encode(response: JsonObject) -> bytes:
     return text.encode("ascii") + b"\n"
 
 
+def _stream_caller(harness: Harness, requests: BinaryIO, responses: BinaryIO) -> Caller:
+    """Calls to the suite over the streams: a call line out, its reply line in (HRN-24)."""
+    ids = itertools.count(1)
+
+    def call(obj: str, method: str, args: list[JsonValue]) -> JsonValue:
+        identifier = next(ids)
+        line: JsonObject = {
+            "seq": harness.current_seq,
+            "call": {"id": identifier, "object": obj, "method": method, "args": args},
+        }
+        responses.write(encode(line))
+        responses.flush()
+        raw = requests.readline()
+        reply = decode_json(raw.decode("utf-8"), max_depth=MAX_DOCUMENT_DEPTH) if raw else None
+        if (
+            not isinstance(reply, dict)
+            or reply.get("cmd") != "reply"
+            or reply.get("id") != identifier
+        ):
+            raise HarnessRequestError(
+                f"Expected the reply to call {identifier} but got {raw!r:.200}"
+            )
+        if "errored" in reply:
+            failure = reply["errored"]
+            assert isinstance(failure, dict)  # noqa: S101 - the reply schema says so
+            raise SuiteCallError(identifier, str(failure.get("message")), str(failure.get("type")))
+        return reply.get("result")
+
+    return call
+
+
 def serve(harness: Harness, requests: BinaryIO, responses: BinaryIO) -> int:
     """Answer JSON-lines *requests* until ``stop`` or the end of input; the exit status."""
+    harness.caller = _stream_caller(harness, requests, responses)
     try:
         for raw in iter(requests.readline, b""):
             try:
@@ -612,12 +760,14 @@ def main() -> int:
 
 
 __all__ = [
+    "ADAPTER_OPTIONS",
     "DEFAULT_PROJECTOR_OPTIONS",
     "HOMEPAGE",
     "IMPLEMENTATION_NAME",
     "LLM_OPTIONS",
     "PROTOCOL_VERSION",
     "STRUCTURED_OPTIONS",
+    "WINDOWED_OPTIONS",
     "Harness",
     "HarnessRequestError",
     "HarnessSkip",

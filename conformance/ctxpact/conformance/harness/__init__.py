@@ -14,6 +14,7 @@ across the process boundary, shrinking included::
 ``ctxpact check --exec COMMAND`` does the same from the command line.
 """
 
+from ctxpact.conformance.harness._calls import SuiteObjects
 from ctxpact.conformance.harness._connection import (
     DEFAULT_TIMEOUT,
     PROTOCOL_VERSION,
@@ -24,11 +25,15 @@ from ctxpact.conformance.harness._connection import (
 from ctxpact.conformance.harness._errors import (
     HarnessCrashedError,
     HarnessFault,
+    HarnessLookupError,
     HarnessOperationError,
     HarnessProtocolError,
     HarnessSkippedError,
     HarnessStartError,
+    HarnessStateError,
     HarnessTimeoutError,
+    HarnessTypeError,
+    HarnessValueError,
 )
 from ctxpact.conformance.harness._process import (
     DEFAULT_MAX_LINE_BYTES,
@@ -40,10 +45,12 @@ from ctxpact.conformance.harness._proxies import (
     AgentMemoryProxy,
     CompactPolicyProxy,
     FunctionsProxy,
+    MemoryCompressorProxy,
     ProjectorProxy,
     SessionStoreProxy,
     SummaryParserProxy,
 )
+from ctxpact.conformance.harness._runtime import RuntimeSessionProxy, runtime_factory
 from ctxpact.conformance.harness._targets import (
     SERVED_COMPONENTS,
     harness_targets,
@@ -64,16 +71,24 @@ __all__ = [
     "HarnessConnection",
     "HarnessCrashedError",
     "HarnessFault",
+    "HarnessLookupError",
     "HarnessOperationError",
     "HarnessProtocolError",
     "HarnessSkippedError",
     "HarnessStartError",
+    "HarnessStateError",
     "HarnessTimeoutError",
+    "HarnessTypeError",
+    "HarnessValueError",
+    "MemoryCompressorProxy",
     "ProjectorProxy",
+    "RuntimeSessionProxy",
     "SessionStoreProxy",
+    "SuiteObjects",
     "SummaryParserProxy",
     "describe_request",
     "harness_targets",
     "python_options",
+    "runtime_factory",
     "schema_name",
 ]

@@ -16,7 +16,7 @@ import queue
 import shlex
 import time
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Self, TypeVar, cast
 
 from jsonschema import Draft202012Validator
@@ -63,6 +63,16 @@ _QUOTE = 300
 _OUTCOMES = ("result", "skipped", "errored")
 
 T = TypeVar("T")
+#: What answers the calls a harness makes during one request (HRN-24): it receives the call
+#: (``id``, ``object``, ``method``, ``args``) and returns the reply's outcome, ``{"result": v}``
+#: or ``{"errored": {...}}``.
+CallHandler = Callable[[JsonObject], JsonObject]
+#: What builds the error of an ``errored`` answer, from the request's description and the
+#: ``errored`` object (HRN-27); the default is a :class:`HarnessOperationError`.
+ErrorBuilder = Callable[[str, JsonObject], BaseException]
+#: The schemas of a harness's call line and of the suite's reply line (HRN-24).
+CALL_SCHEMA = "harness/call"
+REPLY_SCHEMA = "harness/reply"
 
 
 def schema_name(command: str, direction: str) -> str:
@@ -272,12 +282,21 @@ class HarnessConnection:
     # -- requests -----------------------------------------------------------------------
 
     def request(
-        self, command: str, members: JsonObject, *, generation: int | None = None
+        self,
+        command: str,
+        members: JsonObject,
+        *,
+        generation: int | None = None,
+        on_call: CallHandler | None = None,
+        raised: ErrorBuilder | None = None,
     ) -> JsonValue:
         """Send one request and return its result (see the module's docstring for errors).
 
         *generation*, for a request naming a handle, is :attr:`generation` when the handle
         was made: a handle of a process that was restarted since is a fault, not a request.
+        *on_call* answers the calls the harness makes before its response (HRN-24); without
+        one, every call is answered ``errored``. *raised* builds the error an ``errored``
+        answer raises.
         """
         self._flush_drops()
         process = self._running(command, members)
@@ -291,7 +310,8 @@ class HarnessConnection:
                 "was restarted",
                 restarted=False,
             )
-        return self._outcome(message, self._round_trip(process, message))
+        response = self._round_trip(process, message, on_call=on_call)
+        return self._outcome(message, response, raised)
 
     def forget(self, command: str, handle: str, generation: int) -> None:
         """Drop *handle* (``memory_drop`` or ``store_drop``) before the next request."""
@@ -346,24 +366,65 @@ class HarnessConnection:
         *,
         timeout: float | None = None,
         validate_response: bool = True,
+        on_call: CallHandler | None = None,
     ) -> JsonObject:
-        command = str(message["cmd"])
+        limit = self.timeout if timeout is None else timeout
+        line = self._checked_line(process, message, schema_name(str(message["cmd"]), "request"))
+        while True:
+            response = self._exchange(
+                process, message, line, limit, validate_response=validate_response
+            )
+            call = response.get("call")
+            if call is None or any(key in response for key in _OUTCOMES):
+                return response
+            assert isinstance(call, dict)  # noqa: S101 - checked by _parsed
+            try:
+                answer = _answer_call(call, on_call)
+            except BaseException:
+                # Interrupted (a time limit, Ctrl-C) while the harness waits for the reply:
+                # the stream is out of step for good.
+                process.kill()
+                if self._process is process:
+                    self._process = None
+                raise
+            reply: JsonObject = {"seq": message["seq"], "cmd": "reply", "id": call["id"], **answer}
+            line = self._checked_line(process, reply, REPLY_SCHEMA, reply_to=message)
+
+    def _checked_line(
+        self,
+        process: HarnessProcess,
+        message: JsonObject,
+        schema: str,
+        *,
+        reply_to: JsonObject | None = None,
+    ) -> bytes:
         if self.validate:
-            found = _broken(message, schema_name(command, "request"))
+            found = _broken(message, schema)
             if found:
+                what = "request" if reply_to is None else "reply"
                 raise self._fault(
                     HarnessProtocolError,
                     process,
-                    message,
-                    f"was not sent a request: the suite's own request breaks "
-                    f"{schema_name(command, 'request')}: {_violations_text(found)}",
-                    kill=False,
+                    message if reply_to is None else reply_to,
+                    f"was not sent a {what}: the suite's own {what} breaks "
+                    f"{schema}: {_violations_text(found)}",
+                    # A reply not sent leaves the harness waiting for it.
+                    kill=reply_to is not None,
                 )
-        line = encode_json(message, ensure_ascii=True)
-        limit = self.timeout if timeout is None else timeout
+        return encode_json(message, ensure_ascii=True).encode("ascii") + b"\n"
+
+    def _exchange(
+        self,
+        process: HarnessProcess,
+        message: JsonObject,
+        line: bytes,
+        limit: float,
+        *,
+        validate_response: bool,
+    ) -> JsonObject:
         started = time.monotonic()
         try:
-            process.send(line.encode("ascii") + b"\n", limit)
+            process.send(line, limit)
             raw = process.receive(max(limit - (time.monotonic() - started), 0.0))
         except OSError:
             raw = None
@@ -431,6 +492,8 @@ class HarnessConnection:
                 message,
                 f"answered with seq {got} where {compact_json(message['seq'])} was expected",
             )
+        if "call" in response and not any(key in response for key in _OUTCOMES):
+            return self._call_line(process, message, response)
         command = str(message["cmd"])
         if self.validate and validate_response:
             found = _broken(response, schema_name(command, "response"))
@@ -455,7 +518,23 @@ class HarnessConnection:
             )
         return response
 
-    def _outcome(self, message: JsonObject, response: JsonObject) -> JsonValue:
+    def _call_line(
+        self, process: HarnessProcess, message: JsonObject, response: JsonObject
+    ) -> JsonObject:
+        found = _broken(response, CALL_SCHEMA)
+        if found:
+            # The harness waits for a reply the suite cannot give: out of step.
+            raise self._fault(
+                HarnessProtocolError,
+                process,
+                message,
+                f"made a call that breaks {CALL_SCHEMA}: {_violations_text(found)}",
+            )
+        return response
+
+    def _outcome(
+        self, message: JsonObject, response: JsonObject, raised: ErrorBuilder | None = None
+    ) -> JsonValue:
         request = describe_request(message)
         if "skipped" in response:
             skipped = response["skipped"]
@@ -465,6 +544,8 @@ class HarnessConnection:
             errored = response["errored"]
             if not isinstance(errored, dict):
                 errored = {"message": _quote(errored)}
+            if raised is not None:
+                raise raised(f"{request} with {_inputs(message)}", errored)
             trace = errored.get("traceback")
             raise HarnessOperationError(
                 f"{request} with {_inputs(message)}",
@@ -494,6 +575,18 @@ class HarnessConnection:
             f"answered with a result that is not {expected}: {_quote(value)}",
             restarted=False,
         )
+
+
+def _answer_call(call: JsonObject, on_call: CallHandler | None) -> JsonObject:
+    if on_call is None:
+        return {
+            "errored": {
+                "message": f"the suite offers no object to call during this request, and "
+                f"{call.get('object')!r} was called",
+                "type": "HarnessCallError",
+            }
+        }
+    return on_call(call)
 
 
 def _stderr(process: HarnessProcess) -> str:

@@ -62,7 +62,15 @@ export interface Target {
   /**
    * Which component it implements, and so which requests it answers.
    */
-  component: 'projector' | 'compact-policy' | 'agent-memory' | 'summary-parser' | 'session-store' | 'functions';
+  component:
+    | 'projector'
+    | 'compact-policy'
+    | 'agent-memory'
+    | 'summary-parser'
+    | 'session-store'
+    | 'functions'
+    | 'runtime'
+    | 'memory-compressor';
   /**
    * What it claims (SPEC §1.3): which checks apply.
    *
@@ -79,9 +87,9 @@ export interface Target {
  */
 export interface TargetOptions {
   /**
-   * A compact policy's kind: llm (summarizes with a model, LLM-n clauses) or structured (StructuredSummaryCompactPolicy rules, no model).
+   * A compact policy's kind: llm (summarizes with a model, LLM-n clauses) or structured (StructuredSummaryCompactPolicy rules, no model); a memory compressor's: windowed (WindowedMemoryCompressor, CMP-8) or policy-adapter (CompactPolicyMemoryCompressor, CMP-6, CMP-7).
    */
-  kind?: 'llm' | 'structured';
+  kind?: 'llm' | 'structured' | 'windowed' | 'policy-adapter';
   /**
    * An llm policy's keep-recent count: it compacts above this many items and keeps as many recent ones.
    */
@@ -104,6 +112,16 @@ export interface TargetOptions {
     'openai-responses' | 'openai-chat' | 'anthropic',
     ...('openai-responses' | 'openai-chat' | 'anthropic')[]
   ];
+  /**
+   * A memory compressor's constructor arguments for the generic checks (HRN-28); absent: none.
+   *
+   * Items: One argument: a JSON value (a compact policy is given as its options: kind and parameters).
+   */
+  args?: unknown[];
+  /**
+   * false for a runtime without a step bound (RUN-9 is a MAY); absent: the runtime has one.
+   */
+  maxSteps?: false;
 }
 /**
  * A structured policy's budget.
