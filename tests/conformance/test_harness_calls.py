@@ -21,23 +21,29 @@ from ctxpact.conformance import (
 )
 from ctxpact.conformance.checks import checks_for
 from ctxpact.conformance.harness import (
+    AgentMemoryProxy,
     HarnessConnection,
     HarnessLookupError,
     HarnessOperationError,
     HarnessProtocolError,
+    HarnessSkippedError,
     HarnessStateError,
     HarnessValueError,
+    SessionStoreProxy,
     harness_targets,
 )
 from ctxpact.reference import InMemoryAgentMemory, InMemorySessionStore
 from ctxpact.reference.session import MAX_STEPS_MESSAGE
 from ctxpact.spec import (
     AgentMemory,
+    AgentSessionSnapshot,
     CompactResult,
+    JsonObject,
     MemorySnapshot,
     ModelPrompt,
     ModelResult,
     ToolCall,
+    to_json,
 )
 
 QUICK = profile_settings("quick")
@@ -313,3 +319,50 @@ def test_a_refused_constructor_argument_is_a_value_error_naming_it(
     assert windowed(2).compress(MemorySnapshot(items=("a", "b", "c"))) == MemorySnapshot(  # type: ignore[operator] # a factory
         items=("b", "c")
     )
+
+
+# -- stored state opened again (HRN-29) ---------------------------------------------------
+
+
+def test_a_memory_opened_again_on_its_storage_sees_what_the_closed_one_left(
+    reference: HarnessConnection, tmp_path: Path
+) -> None:
+    storage: JsonObject = {"address": str(tmp_path / "m.sqlite"), "sessionId": "s-1", "table": None}
+    first = AgentMemoryProxy(reference, "SqliteAgentMemory", storage)
+    first.add_output_items([{"z": 1, "a": 1.0}, 2**70, "\ud800"])
+    first.set_summary("kept")
+    left = first.snapshot()
+    first.close()
+    first.close()  # idempotent
+    again = AgentMemoryProxy(reference, "SqliteAgentMemory", storage)
+    assert to_json(again.snapshot()) == to_json(left)
+    other = AgentMemoryProxy(reference, "SqliteAgentMemory", {**storage, "sessionId": "s-2"})
+    assert other.snapshot() == MemorySnapshot()
+    assert (tmp_path / "m.sqlite").is_file()
+
+
+@pytest.mark.parametrize(
+    ("target", "address"),
+    [("SqliteSessionStore", "sessions.sqlite"), ("FileSessionStore", "sessions")],
+)
+def test_a_store_opened_again_on_its_storage_loads_what_was_saved(
+    reference: HarnessConnection, tmp_path: Path, target: str, address: str
+) -> None:
+    storage: JsonObject = {"address": str(tmp_path / address), "table": None}
+    snapshot = AgentSessionSnapshot(
+        session_id="s-1", memory=MemorySnapshot(items=("a",), summary="s")
+    )
+    first = SessionStoreProxy(reference, target, storage)
+    first.save(snapshot)
+    first.close()
+    again = SessionStoreProxy(reference, target, storage)
+    assert again.load("s-1") == snapshot
+    assert again.session_ids() == ["s-1"]
+
+
+def test_a_target_that_keeps_nothing_skips_being_opened(reference: HarnessConnection) -> None:
+    memory = AgentMemoryProxy(
+        reference, "InMemoryAgentMemory", {"address": "/nowhere", "sessionId": "s", "table": None}
+    )
+    with pytest.raises(HarnessSkippedError, match="keeps nothing"):
+        memory.get_items()

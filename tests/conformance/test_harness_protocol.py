@@ -45,6 +45,8 @@ COMMANDS = (
     "store_new",
     "store_call",
     "store_drop",
+    "memory_open",
+    "store_open",
     "approx_chars",
     "turn_boundary_cut",
     "extract_file_operations",

@@ -43,6 +43,8 @@ SUITE_SCHEMAS = [
             "store-new",
             "store-call",
             "store-drop",
+            "memory-open",
+            "store-open",
             "approx-chars",
             "turn-boundary-cut",
             "extract-file-operations",

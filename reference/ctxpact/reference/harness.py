@@ -41,13 +41,18 @@ from ctxpact.reference.compaction import (
     WindowedMemoryCompressor,
     parse_structured_summary,
 )
-from ctxpact.reference.memory import InMemoryAgentMemory, SqliteAgentMemory
+from ctxpact.reference.memory import (
+    DEFAULT_MEMORY_TABLE,
+    InMemoryAgentMemory,
+    SqliteAgentMemory,
+)
 from ctxpact.reference.projection import (
     DefaultContextProjector,
     PairSafeContextProjector,
     TypeAwareContextProjector,
 )
 from ctxpact.reference.session import (
+    DEFAULT_SESSION_TABLE,
     AgentSession,
     FileSessionStore,
     InMemorySessionStore,
@@ -184,6 +189,9 @@ class ServedTarget:
     claims: tuple[str, ...]
     factory: Callable[..., object] = field(eq=False)
     options: JsonObject = field(factory=dict)
+    #: Opens the target's persistent form on a ``storage`` document (HRN-29), or ``None``
+    #: for a target that keeps nothing.
+    opener: Callable[[JsonObject], object] | None = field(default=None, eq=False)
 
     def declaration(self) -> JsonObject:
         """The target's entry in the start response."""
@@ -211,6 +219,31 @@ class _FileStores:
         if self._root is not None:
             self._root.cleanup()
             self._root = None
+
+
+def _address(storage: JsonObject) -> str:
+    address = storage.get("address")
+    if not isinstance(address, str) or not address:
+        raise HarnessRequestError(
+            f"Expected a non-empty string storage.address but got {address!r}"
+        )
+    return address
+
+
+def _table(storage: JsonObject, default: str) -> str:
+    table = storage.get("table")
+    return default if table is None else cast("str", table)
+
+
+def _open_sqlite_memory(storage: JsonObject) -> SqliteAgentMemory:
+    session_id = cast("str", storage.get("sessionId"))
+    return SqliteAgentMemory(
+        _address(storage), session_id, table=_table(storage, DEFAULT_MEMORY_TABLE)
+    )
+
+
+def _open_sqlite_store(storage: JsonObject) -> SqliteSessionStore:
+    return SqliteSessionStore(_address(storage), table=_table(storage, DEFAULT_SESSION_TABLE))
 
 
 def _adapter(*args: object) -> CompactPolicyMemoryCompressor:
@@ -274,6 +307,7 @@ def reference_targets(file_stores: Callable[[], FileSessionStore]) -> tuple[Serv
             component="agent-memory",
             claims=exact,
             factory=lambda: SqliteAgentMemory(":memory:", "conformance"),
+            opener=_open_sqlite_memory,
         ),
         ServedTarget(
             name="parse_structured_summary",
@@ -292,12 +326,14 @@ def reference_targets(file_stores: Callable[[], FileSessionStore]) -> tuple[Serv
             component="session-store",
             claims=("generic",),
             factory=file_stores,
+            opener=lambda storage: FileSessionStore(_address(storage)),
         ),
         ServedTarget(
             name="SqliteSessionStore",
             component="session-store",
             claims=("generic",),
             factory=lambda: SqliteSessionStore(":memory:"),
+            opener=_open_sqlite_store,
         ),
         ServedTarget(
             name="SpecFunctions",
@@ -461,9 +497,11 @@ class Harness:
             "memory_new": lambda request: self._new(request, "memory", "agent-memory"),
             "memory_call": lambda request: self._call(request, "memory", _call_held_memory),
             "memory_drop": lambda request: self._drop(request, "memory"),
+            "memory_open": lambda request: self._open(request, "memory", "agent-memory"),
             "store_new": lambda request: self._new(request, "store", "session-store"),
             "store_call": lambda request: self._call(request, "store", call_store),
             "store_drop": lambda request: self._drop(request, "store"),
+            "store_open": lambda request: self._open(request, "store", "session-store"),
             "runtime_new": self._runtime_new,
             "runtime_call": self._runtime_call,
             "runtime_drop": lambda request: self._drop(request, "session"),
@@ -639,6 +677,15 @@ class Harness:
         created = self._target(request, component).factory()
         handle = f"{kind}-{next(self._handles)}"
         self._objects[handle] = created
+        return {"handle": handle}
+
+    def _open(self, request: JsonObject, kind: str, component: str) -> JsonValue:
+        target = self._target(request, component)
+        if target.opener is None:
+            raise HarnessSkip(f"{target.name} keeps nothing to open again")
+        opened = target.opener(_object(request, "storage"))
+        handle = f"{kind}-{next(self._handles)}"
+        self._objects[handle] = opened
         return {"handle": handle}
 
     def _held(self, request: JsonObject, kind: str) -> object:

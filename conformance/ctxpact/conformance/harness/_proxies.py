@@ -308,26 +308,51 @@ class MemoryCompressorProxy:
 
 
 class _Held:
-    """An object living in the harness, created on first use and dropped when collected."""
+    """An object living in the harness, created on first use and dropped when collected.
+
+    With *storage* (HRN-29) it is opened on stored state with ``memory_open`` or
+    ``store_open`` instead of created empty; :meth:`close` drops it, which closes it, so that
+    another one opened on the same storage sees what it left.
+    """
 
     _new: str
+    _open: str
     _call: str
     _drop: str
 
-    def __init__(self, connection: HarnessConnection, target: str) -> None:
+    def __init__(
+        self, connection: HarnessConnection, target: str, storage: JsonObject | None = None
+    ) -> None:
         self._connection = connection
         self._target = target
+        self._storage = storage
         self._handle: str | None = None
         self._generation = 0
+        self._finalizer: weakref.finalize[..., _Held] | None = None
+
+    def close(self) -> None:
+        """Drop the object in the harness now (its storage is closed); idempotent."""
+        if self._finalizer is not None and self._finalizer.detach() is not None:
+            assert self._handle is not None  # noqa: S101 - set with the finalizer
+            if self._generation == self._connection.generation:
+                self._connection.request(self._drop, {"handle": self._handle})
 
     def _invoke(self, method: str, *args: JsonValue) -> JsonValue:
         if self._handle is None:
-            created = self._connection.request(self._new, {"target": self._target})
+            created = (
+                self._connection.request(self._new, {"target": self._target})
+                if self._storage is None
+                else self._connection.request(
+                    self._open, {"target": self._target, "storage": self._storage}
+                )
+            )
             handle = created.get("handle") if isinstance(created, dict) else None
             if not isinstance(handle, str):
                 raise self._connection.invalid_result("an object with a string handle", created)
             self._handle, self._generation = handle, self._connection.generation
-            weakref.finalize(self, self._connection.forget, self._drop, handle, self._generation)
+            self._finalizer = weakref.finalize(
+                self, self._connection.forget, self._drop, handle, self._generation
+            )
         # Each argument arrives copied (and checked) by the method that sends it: an item,
         # a list of items or a record document, each nested as JSON-17 allows.
         return self._connection.request(
@@ -343,7 +368,7 @@ class _Held:
 class AgentMemoryProxy(_Held):
     """An ``AgentMemory`` living in the harness: each call is a ``memory_call`` request."""
 
-    _new, _call, _drop = "memory_new", "memory_call", "memory_drop"
+    _new, _open, _call, _drop = "memory_new", "memory_open", "memory_call", "memory_drop"
 
     def add_user_input(self, value: JsonValue) -> None:
         """Append the user's input."""
@@ -405,7 +430,7 @@ class AgentMemoryProxy(_Held):
 class SessionStoreProxy(_Held):
     """A session store living in the harness: each call is a ``store_call`` request."""
 
-    _new, _call, _drop = "store_new", "store_call", "store_drop"
+    _new, _open, _call, _drop = "store_new", "store_open", "store_call", "store_drop"
 
     def save(self, snapshot: AgentSessionSnapshot) -> None:
         """Store *snapshot* under its session id."""
