@@ -366,3 +366,20 @@ def test_a_target_that_keeps_nothing_skips_being_opened(reference: HarnessConnec
     )
     with pytest.raises(HarnessSkippedError, match="keeps nothing"):
         memory.get_items()
+
+
+def test_a_harness_that_calls_without_end_is_stopped_at_max_calls(tmp_path: Path) -> None:
+    command = script(
+        tmp_path,
+        """
+        while True:
+            send({"seq": seq, "call": {"id": 1, "object": "x", "method": "y", "args": []}})
+            sys.stdin.readline()
+        """,
+    )
+    with HarnessConnection(command, max_calls=5) as connection:
+        with pytest.raises(HarnessProtocolError, match="more than 5 calls"):
+            connection.request("project", {"target": "p", "items": [], "budget": None})
+        assert not connection.running
+    with pytest.raises(ValueError, match="calls of 0 or more"):
+        HarnessConnection(command, max_calls=-1)

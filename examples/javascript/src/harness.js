@@ -9,6 +9,7 @@ import {
   TypeAwareContextProjector,
   approxChars,
   compactJson,
+  extractFileOperations,
   isObject,
   parseJson,
   parseStructuredSummary,
@@ -50,7 +51,7 @@ const TARGETS = [
     options: { pairSafe: true, providers: ['openai-responses', 'openai-chat', 'anthropic'] },
   },
   { name: 'parse_structured_summary', component: 'summary-parser', claims: ['generic', 'exact'], options: {} },
-  // The spec's functions this port has; extract_file_operations is not one of them (skipped).
+  // The spec's functions: approx_chars, the turn-boundary cut, file tracking and rendering.
   { name: 'functions', component: 'functions', claims: ['generic', 'exact'], options: {} },
 ];
 
@@ -164,6 +165,16 @@ function turnBoundaryCutCommand(request) {
 }
 
 /**
+ * @param {JsonObject} request
+ */
+function extractFileOperationsCommand(request) {
+  functionsTarget(request);
+  const reads = request.get('reads');
+  if (typeof reads !== 'boolean') throw new BadRequest("extract_file_operations's reads must be a boolean");
+  return extractFileOperations(itemsField(request, 'items'), reads);
+}
+
+/**
  * A structured summary document as the renderer reads it: plain members, numbers as numbers.
  * @param {JsonValue | undefined} document
  * @returns {import('../types/structured-summary.js').StructuredSummary}
@@ -191,6 +202,7 @@ const COMMANDS = {
   parse_summary: parseSummary,
   approx_chars: approxCharsCommand,
   turn_boundary_cut: turnBoundaryCutCommand,
+  extract_file_operations: extractFileOperationsCommand,
   render_summary: renderSummaryCommand,
   stop: () => null,
 };

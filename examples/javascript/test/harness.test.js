@@ -110,7 +110,7 @@ describe('handleLine', () => {
     );
   });
 
-  it('answers the functions it has and skips the one it lacks (HRN-23)', () => {
+  it('answers the spec functions (HRN-23)', () => {
     const answer = (/** @type {string} */ line) => JSON.parse(handleLine(line).response);
     assert.deepEqual(answer('{"seq":1,"cmd":"approx_chars","target":"functions","item":{"b":1.0,"a":"é😀"}}'), { seq: 1, result: 18 });
     const items = '["u1","a1",{"type":"message","role":"user","content":"again"},"a2"]';
@@ -121,7 +121,9 @@ describe('handleLine', () => {
       seq: 4,
       result: '## Goal\nship\n\n## Pending\n- test\n\n## Files Read\n- a.py',
     });
-    assert.ok(answer('{"seq":5,"cmd":"extract_file_operations","target":"functions","items":[],"reads":true}').skipped);
+    const call = '{"type":"function_call","call_id":"c","name":"readFile","arguments":"{\\"path\\": \\" src/a.py \\"}"}';
+    assert.deepEqual(answer(`{"seq":5,"cmd":"extract_file_operations","target":"functions","items":[${call}],"reads":true}`), { seq: 5, result: ['src/a.py'] });
+    assert.deepEqual(answer(`{"seq":8,"cmd":"extract_file_operations","target":"functions","items":[${call}],"reads":false}`), { seq: 8, result: [] });
     assert.ok(answer('{"seq":6,"cmd":"turn_boundary_cut","target":"functions","items":[],"naiveCut":1.5}').errored);
     assert.ok(answer('{"seq":7,"cmd":"approx_chars","target":"parse_structured_summary","item":1}').errored);
   });

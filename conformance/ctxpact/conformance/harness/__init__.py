@@ -16,6 +16,7 @@ across the process boundary, shrinking included::
 
 from ctxpact.conformance.harness._calls import SuiteObjects
 from ctxpact.conformance.harness._connection import (
+    DEFAULT_MAX_CALLS,
     DEFAULT_TIMEOUT,
     PROTOCOL_VERSION,
     HarnessConnection,
@@ -58,6 +59,7 @@ from ctxpact.conformance.harness._targets import (
 )
 
 __all__ = [
+    "DEFAULT_MAX_CALLS",
     "DEFAULT_MAX_LINE_BYTES",
     "DEFAULT_TIMEOUT",
     "MAX_MODEL_CALLS",

@@ -70,6 +70,10 @@ CallHandler = Callable[[JsonObject], JsonObject]
 #: What builds the error of an ``errored`` answer, from the request's description and the
 #: ``errored`` object (HRN-27); the default is a :class:`HarnessOperationError`.
 ErrorBuilder = Callable[[str, JsonObject], BaseException]
+#: The most calls a harness may make while it answers one request (HRN-24): each reply starts
+#: the request's timeout again, so without a bound a harness that calls for ever would hold
+#: the suite for ever.
+DEFAULT_MAX_CALLS = 10_000
 #: The schemas of a harness's call line and of the suite's reply line (HRN-24).
 CALL_SCHEMA = "harness/call"
 REPLY_SCHEMA = "harness/reply"
@@ -140,6 +144,7 @@ class HarnessConnection:
         cwd: str | None = None,
         env: Mapping[str, str] | None = None,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        max_calls: int = DEFAULT_MAX_CALLS,
     ) -> None:
         if timeout <= 0:
             raise ValueError(f"Expected a positive timeout but got {timeout!r}")
@@ -150,6 +155,10 @@ class HarnessConnection:
         ):
             raise ValueError(f"Expected a positive number of bytes but got {max_line_bytes!r}")
         self.max_line_bytes = max_line_bytes
+        if isinstance(max_calls, bool) or not isinstance(max_calls, int) or max_calls < 0:
+            raise ValueError(f"Expected a number of calls of 0 or more but got {max_calls!r}")
+        #: The most calls a harness may make during one request (HRN-24).
+        self.max_calls = max_calls
         self.command = command
         self.argv = tuple(shlex.split(command))
         if not self.argv:
@@ -370,6 +379,7 @@ class HarnessConnection:
     ) -> JsonObject:
         limit = self.timeout if timeout is None else timeout
         line = self._checked_line(process, message, schema_name(str(message["cmd"]), "request"))
+        calls = 0
         while True:
             response = self._exchange(
                 process, message, line, limit, validate_response=validate_response
@@ -378,6 +388,14 @@ class HarnessConnection:
             if call is None or any(key in response for key in _OUTCOMES):
                 return response
             assert isinstance(call, dict)  # noqa: S101 - checked by _parsed
+            calls += 1
+            if calls > self.max_calls:
+                raise self._fault(
+                    HarnessProtocolError,
+                    process,
+                    message,
+                    f"made more than {self.max_calls} calls (max_calls) before answering",
+                )
             try:
                 answer = _answer_call(call, on_call)
             except BaseException:
