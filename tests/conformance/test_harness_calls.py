@@ -383,3 +383,40 @@ def test_a_harness_that_calls_without_end_is_stopped_at_max_calls(tmp_path: Path
         assert not connection.running
     with pytest.raises(ValueError, match="calls of 0 or more"):
         HarnessConnection(command, max_calls=-1)
+
+
+def test_a_part_that_answers_no_json_is_its_error_and_the_stream_stays_in_step(
+    reference: HarnessConnection,
+) -> None:
+    _, factory = memories()
+    outputs: list[RuntimeEvent] = []
+    config = RuntimeConfig(
+        model_client=Scripted(CALLING, FINAL),
+        memory_factory=factory,  # type: ignore[arg-type] # a memory factory
+        tools={"echo": lambda _: object()},  # type: ignore[arg-type,return-value] # on purpose
+        event_listeners=(outputs.append,),
+    )
+    session = runtime(reference)(config)  # type: ignore[operator] # a runtime factory
+    assert session.run("go") == "done"
+    (result,) = [event for event in outputs if event.type == "TOOL_RESULT"]
+    assert "echo" in str(result.payload)
+    starts = reference.starts
+    assert session.session_id
+    assert reference.starts == starts
+
+
+def test_a_part_may_not_use_the_harness_that_calls_it(reference: HarnessConnection) -> None:
+    (projector,) = [
+        t for t in harness_targets(reference) if t.name.endswith(":DefaultContextProjector")
+    ]
+    _, factory = memories()
+    config = RuntimeConfig(
+        model_client=Scripted(FINAL),
+        memory_factory=factory,  # type: ignore[arg-type] # a memory factory
+        projector=projector.factory(),
+    )
+    session = runtime(reference)(config)  # type: ignore[operator] # a runtime factory
+    with pytest.raises(RuntimeError, match="must not use the same harness") as raised:
+        session.run("go")
+    assert isinstance(raised.value.__cause__ or raised.value, RuntimeError)
+    assert session.session_id  # still in step

@@ -23,6 +23,7 @@ from ctxpact.spec import (
     JsonValue,
     MemorySnapshot,
     ModelPrompt,
+    copy_json,
     from_json,
     to_json,
 )
@@ -62,7 +63,8 @@ class SuiteObjects:
         identifier = call["id"]
         assert isinstance(identifier, int)  # noqa: S101 - the call schema says so
         try:
-            return {"result": self._invoke(call)}
+            # A result that is not JSON cannot be sent: it is the object's error, not a fault.
+            return {"result": copy_json(self._invoke(call))}
         except Exception as error:  # noqa: BLE001 - the harness's runtime raises it in turn
             self._by_call[identifier] = error
             return {

@@ -179,6 +179,9 @@ class HarnessConnection:
         self._drops: list[tuple[str, str, int]] = []
         #: The description of the last request sent, for errors found in its result.
         self.last_request = ""
+        # Whether a call of the harness is being answered: the harness waits for its reply,
+        # so no request may go to it meanwhile.
+        self._answering = False
         self._finalizer = weakref.finalize(self, _kill_quietly, [None])
 
     # -- life cycle ---------------------------------------------------------------------
@@ -307,6 +310,11 @@ class HarnessConnection:
         one, every call is answered ``errored``. *raised* builds the error an ``errored``
         answer raises.
         """
+        if self._answering:
+            raise RuntimeError(
+                f"the suite sent {command} to harness {self.command!r} while answering one of "
+                "its calls: an object the harness calls must not use the same harness"
+            )
         self._flush_drops()
         process = self._running(command, members)
         message: JsonObject = {"seq": next(self._seqs), "cmd": command, **members}
@@ -396,6 +404,7 @@ class HarnessConnection:
                     message,
                     f"made more than {self.max_calls} calls (max_calls) before answering",
                 )
+            self._answering = True
             try:
                 answer = _answer_call(call, on_call)
             except BaseException:
@@ -405,6 +414,8 @@ class HarnessConnection:
                 if self._process is process:
                     self._process = None
                 raise
+            finally:
+                self._answering = False
             reply: JsonObject = {"seq": message["seq"], "cmd": "reply", "id": call["id"], **answer}
             line = self._checked_line(process, reply, REPLY_SCHEMA, reply_to=message)
 
