@@ -393,7 +393,7 @@ def test_a_part_that_answers_no_json_is_its_error_and_the_stream_stays_in_step(
     config = RuntimeConfig(
         model_client=Scripted(CALLING, FINAL),
         memory_factory=factory,  # type: ignore[arg-type] # a memory factory
-        tools={"echo": lambda _: object()},  # type: ignore[dict-item] # on purpose
+        tools={"echo": lambda _: object()},  # type: ignore[dict-item,return-value] # on purpose
         event_listeners=(outputs.append,),
     )
     session = runtime(reference)(config)  # type: ignore[operator] # a runtime factory
