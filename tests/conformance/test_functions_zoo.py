@@ -11,12 +11,14 @@ from ctxpact.conformance import (
     Claim,
     Component,
     Outcome,
+    check_spec_functions,
     check_target,
     profile_settings,
     reference_targets,
     run_check,
 )
 from ctxpact.conformance.checks import checks_for
+from ctxpact.conformance.testing import SpecFunctionsConformance
 from ctxpact.reference import SpecFunctions
 from ctxpact.spec import JsonValue, StructuredSummary, compact_json
 
@@ -121,3 +123,11 @@ def test_the_reference_functions_pass_every_check() -> None:
     report = check_target(target, profile="quick")
     assert report.ok, report.failures
     assert {r.outcome for r in report.results} == {Outcome.PASS}
+
+
+def test_the_python_api_and_the_pytest_class_check_a_port_of_the_functions() -> None:
+    assert check_spec_functions(SpecFunctions, claims=["exact"], profile="quick").ok
+    report = check_spec_functions(NaiveCut, claims=["exact"], profile="quick")
+    assert [r.check_id for r in report.failures] == ["functions.turn-boundary-cut"]
+    names = sorted(name for name in dir(SpecFunctionsConformance) if name.startswith("test_"))
+    assert len(names) == len(CHECKS)
