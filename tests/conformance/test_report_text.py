@@ -80,7 +80,9 @@ def test_a_generated_counterexample_is_shown_once_as_json_without_internal_paths
     assert "Failing" not in text
     assert "Explanation" not in text
     assert SUITE not in text
-    assert text.count("counterexample") == 1
+    # Once as JSON; on a loaded machine the shrink limit (SUITE-7) may add its own note
+    # ("the counterexample may not be minimal"), which is not a second counterexample.
+    assert text.count("counterexample: ") == 1
     shown = text.split("counterexample: ", 1)[1].splitlines()[0]
     assert json.loads(shown) == failure.counterexample
 
