@@ -633,9 +633,7 @@ class Harness:
     def _runtime_new(self, request: JsonObject) -> JsonValue:
         target = self._target(request, "runtime")
         session = target.factory(self._call_suite, _object(request, "config"), self._errors)
-        handle = f"session-{next(self._handles)}"
-        self._objects[handle] = session
-        return {"handle": handle}
+        return self._hold("session", session)
 
     def _runtime_call(self, request: JsonObject) -> JsonValue:
         session = cast("AgentSession", self._held(request, "session"))
@@ -653,10 +651,7 @@ class Harness:
                 args.append(RemotePolicy(self._call_suite, str(argument["object"])))
             else:
                 args.append(argument["value"])
-        compressor = target.factory(*args)
-        handle = f"compressor-{next(self._handles)}"
-        self._objects[handle] = compressor
-        return {"handle": handle}
+        return self._hold("compressor", target.factory(*args))
 
     def _compressor_call(self, request: JsonObject) -> JsonValue:
         compressor = self._held(request, "compressor")
@@ -674,19 +669,19 @@ class Harness:
                 )
 
     def _new(self, request: JsonObject, kind: str, component: str) -> JsonValue:
-        created = self._target(request, component).factory()
+        return self._hold(kind, self._target(request, component).factory())
+
+    def _hold(self, kind: str, held: object) -> JsonValue:
+        """Keep *held* behind a new handle of *kind* (HRN-15); the ``{"handle"}`` result."""
         handle = f"{kind}-{next(self._handles)}"
-        self._objects[handle] = created
+        self._objects[handle] = held
         return {"handle": handle}
 
     def _open(self, request: JsonObject, kind: str, component: str) -> JsonValue:
         target = self._target(request, component)
         if target.opener is None:
             raise HarnessSkip(f"{target.name} keeps nothing to open again")
-        opened = target.opener(_object(request, "storage"))
-        handle = f"{kind}-{next(self._handles)}"
-        self._objects[handle] = opened
-        return {"handle": handle}
+        return self._hold(kind, target.opener(_object(request, "storage")))
 
     def _held(self, request: JsonObject, kind: str) -> object:
         handle = _text(request, "handle")

@@ -9,10 +9,12 @@ the harness reports, so that an error is the same exception wherever it is seen.
 from __future__ import annotations
 
 import itertools
+import weakref
 from collections.abc import Callable
 from typing import Any
 
 from ctxpact.conformance._runtime import RuntimeEvent, RuntimeLifecycleEvent
+from ctxpact.conformance.harness._connection import HarnessConnection
 from ctxpact.conformance.harness._errors import RAISED_KINDS
 from ctxpact.reference.harness import call_memory, call_store
 from ctxpact.spec import (
@@ -197,3 +199,49 @@ _DISPATCH: dict[tuple[str, str], _Dispatch] = {
     ("listener", "event"): _event,
     ("hook", "lifecycle"): _lifecycle,
 }
+
+
+class CallingProxy:
+    """An object a harness holds behind a handle, whose every request may call the suite back.
+
+    A subclass names its commands (``_new``, ``_call``, ``_drop``) and creates the object with
+    :meth:`_create`; each request is answered with the calls of its :class:`SuiteObjects`,
+    and each ``errored`` answer is rebuilt by them (HRN-24, HRN-27).
+    """
+
+    _new: str
+    _call: str
+    _drop: str
+
+    def __init__(self, connection: HarnessConnection) -> None:
+        self._connection = connection
+        self._objects = SuiteObjects()
+        self._handle = ""
+        self._generation = 0
+
+    def _create(self, members: JsonObject) -> None:
+        created = self._request(self._new, members)
+        handle = created.get("handle") if isinstance(created, dict) else None
+        if not isinstance(handle, str):
+            raise self._connection.invalid_result("an object with a string handle", created)
+        self._handle = handle
+        self._generation = self._connection.generation
+        weakref.finalize(self, self._connection.forget, self._drop, handle, self._generation)
+
+    def _request(
+        self, command: str, members: JsonObject, generation: int | None = None
+    ) -> JsonValue:
+        return self._connection.request(
+            command,
+            members,
+            generation=generation,
+            on_call=self._objects.answer,
+            raised=self._objects.error,
+        )
+
+    def _invoke(self, method: str, *args: JsonValue) -> JsonValue:
+        members: JsonObject = {"handle": self._handle, "method": method, "args": list(args)}
+        return self._request(self._call, members, self._generation)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._handle!r} in {self._connection.command!r})"

@@ -12,7 +12,7 @@ import weakref
 from collections.abc import Sequence
 from typing import cast
 
-from ctxpact.conformance.harness._calls import SuiteObjects
+from ctxpact.conformance.harness._calls import CallingProxy
 from ctxpact.conformance.harness._connection import HarnessConnection
 from ctxpact.conformance.harness._errors import HarnessProtocolError
 from ctxpact.reference import checked_snapshot, checked_text, projection_arguments
@@ -254,7 +254,7 @@ class CompactPolicyProxy:
         return f"CompactPolicyProxy({self._target!r} in {self._connection.command!r})"
 
 
-class MemoryCompressorProxy:
+class MemoryCompressorProxy(CallingProxy):
     """A memory compressor living in the harness: built by ``compressor_new`` (HRN-28).
 
     The constructor's arguments go as JSON values, except an object that is not one (a compact
@@ -262,21 +262,11 @@ class MemoryCompressorProxy:
     reports is rebuilt with its kind, or is the policy's own error passed on (HRN-27).
     """
 
+    _new, _call, _drop = "compressor_new", "compressor_call", "compressor_drop"
+
     def __init__(self, connection: HarnessConnection, target: str, *args: object) -> None:
-        self._connection = connection
-        self._objects = SuiteObjects()
-        created = connection.request(
-            "compressor_new",
-            {"target": target, "args": [self._argument(arg) for arg in args]},
-            on_call=self._objects.answer,
-            raised=self._objects.error,
-        )
-        handle = created.get("handle") if isinstance(created, dict) else None
-        if not isinstance(handle, str):
-            raise connection.invalid_result("an object with a string handle", created)
-        self._handle = handle
-        self._generation = connection.generation
-        weakref.finalize(self, connection.forget, "compressor_drop", handle, self._generation)
+        super().__init__(connection)
+        self._create({"target": target, "args": [self._argument(arg) for arg in args]})
 
     def _argument(self, value: object) -> JsonValue:
         try:
@@ -284,27 +274,16 @@ class MemoryCompressorProxy:
         except SchemaValidationError:
             return {"object": self._objects.name("policy", value)}
 
-    def _call(self, method: str, *args: JsonValue) -> JsonValue:
-        return self._connection.request(
-            "compressor_call",
-            {"handle": self._handle, "method": method, "args": list(args)},
-            generation=self._generation,
-            on_call=self._objects.answer,
-            raised=self._objects.error,
-        )
-
     def compress(self, snapshot: MemorySnapshot) -> MemorySnapshot:
         """The harness's compression of *snapshot* (CMP-6 .. CMP-8)."""
         checked_snapshot(f"{type(self).__name__}.compress", snapshot)
-        return self._connection.document(MemorySnapshot, self._call("compress", to_json(snapshot)))
+        found = self._invoke("compress", to_json(snapshot))
+        return self._connection.document(MemorySnapshot, found)
 
     def get_last_result(self) -> CompactResult | None:
         """The last compaction's result, for a compressor that compacts (CMP-7)."""
-        found = self._call("get_last_result")
+        found = self._invoke("get_last_result")
         return None if found is None else self._connection.document(CompactResult, found)
-
-    def __repr__(self) -> str:
-        return f"MemoryCompressorProxy({self._handle!r} in {self._connection.command!r})"
 
 
 class _Held:

@@ -11,11 +11,10 @@ one from a :class:`~ctxpact.conformance.RuntimeConfig`, as an in-process runtime
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable
 
 from ctxpact.conformance._runtime import RuntimeConfig, RuntimeSession, observer_name
-from ctxpact.conformance.harness._calls import SuiteObjects
+from ctxpact.conformance.harness._calls import CallingProxy, SuiteObjects
 from ctxpact.conformance.harness._connection import HarnessConnection
 from ctxpact.spec import (
     AgentSessionSnapshot,
@@ -58,42 +57,23 @@ def config_document(objects: SuiteObjects, config: RuntimeConfig) -> JsonObject:
     }
 
 
-class RuntimeSessionProxy:
+class RuntimeSessionProxy(CallingProxy):
     """A session of a harness's runtime: each method is one ``runtime_call`` request.
 
     Every request may call the suite's parts of the session (its :class:`SuiteObjects`)
     before it is answered; an error the harness reports is rebuilt by them (HRN-27).
     """
 
-    def __init__(self, connection: HarnessConnection, target: str, config: RuntimeConfig) -> None:
-        self._connection = connection
-        self._objects = SuiteObjects()
-        created = connection.request(
-            "runtime_new",
-            {"target": target, "config": config_document(self._objects, config)},
-            on_call=self._objects.answer,
-            raised=self._objects.error,
-        )
-        handle = created.get("handle") if isinstance(created, dict) else None
-        if not isinstance(handle, str):
-            raise connection.invalid_result("an object with a string handle", created)
-        self._handle = handle
-        self._generation = connection.generation
-        weakref.finalize(self, connection.forget, "runtime_drop", handle, self._generation)
+    _new, _call, _drop = "runtime_new", "runtime_call", "runtime_drop"
 
-    def _call(self, method: str, *args: JsonValue) -> JsonValue:
-        return self._connection.request(
-            "runtime_call",
-            {"handle": self._handle, "method": method, "args": list(args)},
-            generation=self._generation,
-            on_call=self._objects.answer,
-            raised=self._objects.error,
-        )
+    def __init__(self, connection: HarnessConnection, target: str, config: RuntimeConfig) -> None:
+        super().__init__(connection)
+        self._create({"target": target, "config": config_document(self._objects, config)})
 
     @property
     def session_id(self) -> str:
         """The session's id, as the harness holds it now."""
-        found = self._call("session_id")
+        found = self._invoke("session_id")
         if not isinstance(found, str):
             raise self._connection.invalid_result("a string", found)
         return found
@@ -101,12 +81,12 @@ class RuntimeSessionProxy:
     @property
     def last_compact_result(self) -> CompactResult | None:
         """The last compaction's result, or the restored one (SES-5)."""
-        found = self._call("last_compact_result")
+        found = self._invoke("last_compact_result")
         return None if found is None else self._connection.document(CompactResult, found)
 
     def run(self, user_input: JsonValue = None) -> str | None:
         """Run the agent on *user_input* in the harness (RUN-2)."""
-        found = self._call("run", copy_json(user_input))
+        found = self._invoke("run", copy_json(user_input))
         if found is not None and not isinstance(found, str):
             raise self._connection.invalid_result("a string or null", found)
         return found
@@ -114,22 +94,19 @@ class RuntimeSessionProxy:
     def compact(self, policy: object) -> CompactResult:
         """Compact now with the suite's *policy* (RUN-14); ``None`` goes as null."""
         name = None if policy is None else self._objects.name("policy", policy)
-        return self._connection.document(CompactResult, self._call("compact", name))
+        return self._connection.document(CompactResult, self._invoke("compact", name))
 
     def snapshot(self) -> AgentSessionSnapshot:
         """The session's snapshot (SES-3)."""
-        return self._connection.document(AgentSessionSnapshot, self._call("snapshot"))
+        return self._connection.document(AgentSessionSnapshot, self._invoke("snapshot"))
 
     def restore(self, snapshot: AgentSessionSnapshot) -> None:
         """Restore the session from *snapshot* (SES-4)."""
-        self._call("restore", to_json(snapshot))
+        self._invoke("restore", to_json(snapshot))
 
     def save(self) -> None:
         """Save the session in its store (SES-6)."""
-        self._call("save")
-
-    def __repr__(self) -> str:
-        return f"RuntimeSessionProxy({self._handle!r} in {self._connection.command!r})"
+        self._invoke("save")
 
 
 def runtime_factory(
