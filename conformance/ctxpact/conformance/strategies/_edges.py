@@ -271,7 +271,7 @@ EDGES: tuple[Edge, ...] = (
         clause="MEM-15",
         edge="a blank session id, rejected at construction",
         strategy="the construction cases of the check",
-        check="memory.sqlite-construction",
+        check="memory.table-construction",
     ),
     Edge(
         clause="SES-1",
