@@ -44,6 +44,18 @@ COMMANDS = (
     "store_new",
     "store_call",
     "store_drop",
+    "memory_open",
+    "store_open",
+    "approx_chars",
+    "turn_boundary_cut",
+    "extract_file_operations",
+    "render_summary",
+    "runtime_new",
+    "runtime_call",
+    "runtime_drop",
+    "compressor_new",
+    "compressor_call",
+    "compressor_drop",
     "stop",
 )
 HARNESS_SCHEMAS = [name for name in schema_names() if name.startswith("harness/")]
@@ -51,6 +63,7 @@ HARNESS_SCHEMAS = [name for name in schema_names() if name.startswith("harness/"
 PARTS = {
     "harness/created",
     "harness/errored-outcome",
+    "harness/raised-outcome",
     "harness/scripted-model",
     "harness/skipped-outcome",
     "harness/target-options",
@@ -61,7 +74,7 @@ LLM: JsonObject = {"kind": "llm", "maxItems": 4}
 
 def test_every_command_has_a_request_and_a_response_schema_and_nothing_else() -> None:
     expected = {schema_name(c, d) for c in COMMANDS for d in ("request", "response")}
-    assert set(HARNESS_SCHEMAS) - PARTS == expected
+    assert set(HARNESS_SCHEMAS) - PARTS == {*expected, "harness/call", "harness/reply"}
     assert set(HARNESS_SCHEMAS) >= PARTS
 
 
@@ -193,6 +206,36 @@ def test_should_compact_uses_the_policy_it_is_sent(harness: Harness) -> None:
     assert should({"kind": "structured"}, "StructuredSummaryCompactPolicy") is False
 
 
+def test_the_functions_target_answers_each_function_of_the_spec(harness: Harness) -> None:
+    call: JsonObject = {
+        "type": "function_call",
+        "call_id": "c1",
+        "name": "write_file",
+        "arguments": '{"path": "src/app.py"}',
+    }
+    items: list[JsonValue] = ["u1", call, {"type": "message", "role": "user", "content": "x"}]
+    requests: list[tuple[JsonObject, JsonValue]] = [
+        ({"cmd": "approx_chars", "item": {"b": 1.0, "a": "\u00e9"}}, 17),
+        ({"cmd": "turn_boundary_cut", "items": items, "naiveCut": 2}, 2),
+        ({"cmd": "turn_boundary_cut", "items": items, "naiveCut": -3}, 0),
+        ({"cmd": "extract_file_operations", "items": items, "reads": False}, ["src/app.py"]),
+        ({"cmd": "extract_file_operations", "items": items, "reads": True}, []),
+        (
+            {"cmd": "render_summary", "summary": {"goal": "g", "parsed": True, "text": "{}"}},
+            "## Goal\ng",
+        ),
+    ]
+    for seq, (request, expected) in enumerate(requests):
+        response = answer(harness, {"seq": seq, "target": "SpecFunctions", **request})
+        assert response == {"seq": seq, "result": expected}, request
+    wrong: Any = harness.handle(
+        {"seq": 9, "cmd": "turn_boundary_cut", "target": "SpecFunctions", "items": []}
+    )
+    assert wrong["errored"]["message"] == (
+        "HarnessRequestError: Expected a member 'naiveCut' in the turn_boundary_cut request"
+    )
+
+
 def test_the_scripted_model_answers_in_order_then_raises() -> None:
     model = ScriptedModel([{"outputText": "one"}, None, {"error": "two"}])
     prompt = ModelPrompt(model="m", system_prompt=None, items=())
@@ -306,7 +349,7 @@ def test_responses_are_ascii_lines_whatever_the_strings_hold() -> None:
 
 def test_the_worked_exchange_of_harness_md_is_what_the_reference_answers() -> None:
     text = (ROOT / "spec" / "HARNESS.md").read_text(encoding="utf-8")
-    section = text.split("## 7. A worked exchange", 1)[1]
+    section = text.split("## 9. A worked exchange", 1)[1]
     block = re.search(r"```text\n(.*?)```", section, re.DOTALL)
     assert block is not None
     lines = block.group(1).splitlines()

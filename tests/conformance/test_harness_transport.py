@@ -137,7 +137,7 @@ def test_targets_are_named_after_the_implementation_and_carry_its_metadata(
     pair_safe = targets["ctxpact.reference:PairSafeContextProjector"]
     assert pair_safe.options == {"pair_safe": True, "providers": PROVIDERS}
     assert pair_safe.claims == {Claim.GENERIC, Claim.EXACT, Claim.PAIR_INTEGRITY, Claim.WIRE_VALID}
-    assert len(targets) == 11
+    assert len(targets) == 15
 
 
 def test_a_passing_check_passes_across_the_process_boundary(

@@ -28,8 +28,10 @@ from ctxpact.spec import (
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD_SCHEMAS = sorted(SCHEMA_OF.values())
-#: Schemas of documents that ctxpact.conformance writes, not records of ctxpact.spec.
-SUITE_SCHEMAS = ["conformance-report", "vectors"]
+#: Schemas of documents that ctxpact.conformance writes or exchanges, not records of
+#: ctxpact.spec: besides the harness protocol's requests and responses, its calls back to the
+#: suite and the suite's replies (spec/HARNESS.md HRN-24).
+SUITE_SCHEMAS = ["conformance-report", "vectors", "harness/call", "harness/reply"]
 #: Schemas of the runtime's events as JSON documents (SPEC.md EVT-14), for hosts.
 EVENT_SCHEMAS = ["agent-event", "event-error", "lifecycle-event"]
 ALL_SCHEMAS = sorted(schema_names())
@@ -174,12 +176,20 @@ def test_an_any_value_is_written_as_true(name: str) -> None:
         assert not (sub and sub.keys() <= annotations), f"{name} {path} is an annotated any-value"
 
 
+#: Integers that are not counts: the naive cut may be any integer, the function clamps it.
+SIGNED = {("harness/turn-boundary-cut-request", "$.properties.naiveCut")}
+
+
 @pytest.mark.parametrize("name", ALL_SCHEMAS)
 def test_counts_and_limits_cannot_be_negative(name: str) -> None:
     for path, sub in _subschemas(load_schema(name)):
         types = sub.get("type")
-        if types == "integer" or (isinstance(types, list) and "integer" in types):
-            assert sub.get("minimum") == 0, f"{name} {path} allows negative integers"
+        if (name, path) in SIGNED:
+            assert "minimum" not in sub, f"{name} {path} is signed but has a minimum"
+        elif types == "integer" or (isinstance(types, list) and "integer" in types):
+            minimum = sub.get("minimum")
+            assert isinstance(minimum, int), f"{name} {path} allows negative integers"
+            assert minimum >= 0, f"{name} {path} allows negative integers"
 
 
 def _titles(name: str) -> list[str]:

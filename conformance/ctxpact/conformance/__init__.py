@@ -12,6 +12,7 @@ from ctxpact.conformance._api import (
     check_projector,
     check_runtime,
     check_session_store,
+    check_spec_functions,
     check_summary_parser,
     check_target,
 )
@@ -111,6 +112,7 @@ __all__ = [
     "check_projector",
     "check_runtime",
     "check_session_store",
+    "check_spec_functions",
     "check_summary_parser",
     "check_target",
     "checks_for",

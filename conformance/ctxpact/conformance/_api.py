@@ -198,6 +198,17 @@ def check_runtime(
     return _run(Component.RUNTIME, factory, run)
 
 
+def check_spec_functions(
+    factory: Callable[[], object], **run: Unpack[RunOptions]
+) -> ConformanceReport:
+    """Check a port of the spec's functions: *factory* returns an object with their methods.
+
+    See :class:`~ctxpact.reference.SpecFunctions`; a method the object lacks skips its check
+    (HRN-23). Keyword arguments as for :func:`check_projector`.
+    """
+    return _run(Component.FUNCTIONS, factory, run)
+
+
 def check_session_store(
     factory: Callable[[], object], **run: Unpack[RunOptions]
 ) -> ConformanceReport:

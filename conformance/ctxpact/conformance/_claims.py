@@ -161,6 +161,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
 
 def words(component: Component) -> str:
     """*component* in running text: ``a compact policy``, ``an agent memory``."""
+    if component is Component.FUNCTIONS:
+        return "the spec's functions"
     text = component.value.replace("-", " ")
     return f"{'an' if text[0] in 'aeiou' else 'a'} {text}"
 

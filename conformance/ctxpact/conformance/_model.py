@@ -21,6 +21,7 @@ class Component(enum.Enum):
     SESSION_STORE = "session-store"
     RUNTIME = "runtime"
     MEMORY_COMPRESSOR = "memory-compressor"
+    FUNCTIONS = "functions"
 
 
 class Claim(enum.Enum):

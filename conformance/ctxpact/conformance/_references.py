@@ -18,6 +18,7 @@ from ctxpact.conformance._report import suite_version
 from ctxpact.conformance._runtime import reference_runtime
 from ctxpact.conformance._target import Target
 from ctxpact.conformance.checks._storage import POSTGRES_DSN_VARIABLE
+from ctxpact.reference import SpecFunctions
 from ctxpact.reference.compaction import (
     CompactPolicyMemoryCompressor,
     LlmCompactPolicy,
@@ -245,4 +246,5 @@ def _targets() -> tuple[Target, ...]:
             kind="policy-adapter",
             args=(StructuredSummaryCompactPolicy(STRUCTURED_BUDGET),),
         ),
+        target("SpecFunctions", Component.FUNCTIONS, SpecFunctions, exact),
     )

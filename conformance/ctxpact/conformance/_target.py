@@ -137,10 +137,21 @@ _INFERRED = (
 )
 
 
+#: The methods of the spec's functions (SpecFunctions); an object with any of them is one.
+_FUNCTION_METHODS = (
+    "approx_chars",
+    "turn_boundary_cut",
+    "extract_file_operations",
+    "render_summary",
+)
+
+
 def _component_of(product: object) -> Component | None:
     for protocol, component in _INFERRED:
         if isinstance(product, protocol):
             return component
+    if any(callable(getattr(product, name, None)) for name in _FUNCTION_METHODS):
+        return Component.FUNCTIONS
     return Component.SUMMARY_PARSER if callable(product) else None
 
 
@@ -152,7 +163,9 @@ def infer_target(obj: object, *, name: str, claims: Iterable[Claim | str] = ()) 
     first parameter has no default, with no argument otherwise), and what it builds reveals
     the component: a projector (``project``), a compact policy (``should_compact`` and
     ``compact``), an agent memory (the operations of MEM-1), a session store (``save`` and
-    ``load``), or else, when it is callable, a summary parser.
+    ``load``), the spec's functions (any of ``approx_chars``, ``turn_boundary_cut``,
+    ``extract_file_operations``, ``render_summary``), or else, when it is callable, a summary
+    parser.
     """
     if isinstance(obj, Target):
         return obj
@@ -176,7 +189,8 @@ def infer_target(obj: object, *, name: str, claims: Iterable[Claim | str] = ()) 
     if component is None:
         raise TargetError(
             f"{name} built a {type(product).__name__}, which is neither a projector, a compact "
-            "policy, an agent memory, a session store nor a summary parser; declare it with "
+            "policy, an agent memory, a session store, the spec's functions nor a summary "
+            "parser; declare it with "
             "ctxpact.conformance.Target"
         )
     factory_call(obj, component, name=name)  # a signature the component cannot use: refused

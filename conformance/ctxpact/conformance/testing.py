@@ -249,6 +249,17 @@ class RuntimeConformance(_Conformance):
     component = Component.RUNTIME
 
 
+@_with_checks
+class SpecFunctionsConformance(_Conformance):
+    """Every check of the spec's functions; ``factory()`` returns their port.
+
+    An object with a method per function it ports (``approx_chars``, ``turn_boundary_cut``,
+    ``extract_file_operations``, ``render_summary``), as ``ctxpact.reference.SpecFunctions``.
+    """
+
+    component = Component.FUNCTIONS
+
+
 __all__ = [
     "AgentMemoryConformance",
     "CompactPolicyConformance",
@@ -256,6 +267,7 @@ __all__ = [
     "ProjectorConformance",
     "RuntimeConformance",
     "SessionStoreConformance",
+    "SpecFunctionsConformance",
     "SummaryParserConformance",
     "test_name",
 ]

@@ -4,13 +4,18 @@
 import { readFileSync } from 'node:fs';
 import {
   DefaultContextProjector,
+  JsonNumber,
   PairSafeContextProjector,
   TypeAwareContextProjector,
+  approxChars,
   compactJson,
+  extractFileOperations,
   isObject,
   parseJson,
   parseStructuredSummary,
   readBudget,
+  renderStructuredSummary,
+  turnBoundaryCut,
 } from './index.js';
 
 /** @typedef {import('./json.js').JsonValue} JsonValue */
@@ -46,6 +51,8 @@ const TARGETS = [
     options: { pairSafe: true, providers: ['openai-responses', 'openai-chat', 'anthropic'] },
   },
   { name: 'parse_structured_summary', component: 'summary-parser', claims: ['generic', 'exact'], options: {} },
+  // The spec's functions: approx_chars, the turn-boundary cut, file tracking and rendering.
+  { name: 'functions', component: 'functions', claims: ['generic', 'exact'], options: {} },
 ];
 
 /** @type {Record<string, ContextProjector>} */
@@ -113,11 +120,90 @@ function parseSummary(request) {
   return parseStructuredSummary(stringField(request, 'text'));
 }
 
+/**
+ * @param {JsonObject} request
+ */
+function functionsTarget(request) {
+  const target = stringField(request, 'target');
+  if (target !== 'functions') throw new BadRequest(`${target} is not a functions target`);
+}
+
+/**
+ * @param {JsonObject} request
+ * @param {string} name
+ * @returns {JsonValue[]}
+ */
+function itemsField(request, name) {
+  const items = request.get(name);
+  if (!Array.isArray(items)) throw new BadRequest(`The request's ${name} must be an array`);
+  return items;
+}
+
+/**
+ * @param {JsonObject} request
+ */
+function approxCharsCommand(request) {
+  functionsTarget(request);
+  if (!request.has('item')) throw new BadRequest('approx_chars needs an item');
+  return approxChars(/** @type {JsonValue} */ (request.get('item')));
+}
+
+/**
+ * @param {JsonObject} request
+ */
+function turnBoundaryCutCommand(request) {
+  functionsTarget(request);
+  const naiveCut = request.get('naiveCut');
+  if (!(naiveCut instanceof JsonNumber) || !naiveCut.isInteger) {
+    throw new BadRequest("turn_boundary_cut's naiveCut must be an integer");
+  }
+  // Past the ends it is clamped (CUT-1), so a huge token only needs to stay huge.
+  const big = BigInt(naiveCut.token);
+  const limit = BigInt(Number.MAX_SAFE_INTEGER);
+  const cut = Number(big > limit ? limit : big < -limit ? -limit : big);
+  return turnBoundaryCut(itemsField(request, 'items'), cut);
+}
+
+/**
+ * @param {JsonObject} request
+ */
+function extractFileOperationsCommand(request) {
+  functionsTarget(request);
+  const reads = request.get('reads');
+  if (typeof reads !== 'boolean') throw new BadRequest("extract_file_operations's reads must be a boolean");
+  return extractFileOperations(itemsField(request, 'items'), reads);
+}
+
+/**
+ * A structured summary document as the renderer reads it: plain members, numbers as numbers.
+ * @param {JsonValue | undefined} document
+ * @returns {import('../types/structured-summary.js').StructuredSummary}
+ */
+function summaryDocument(document) {
+  if (!isObject(document)) throw new BadRequest("render_summary's summary must be an object");
+  /** @type {Record<string, unknown>} */
+  const summary = Object.create(null);
+  for (const [name, value] of document) summary[name] = value;
+  return /** @type {import('../types/structured-summary.js').StructuredSummary} */ (summary);
+}
+
+/**
+ * @param {JsonObject} request
+ */
+function renderSummaryCommand(request) {
+  functionsTarget(request);
+  return renderStructuredSummary(summaryDocument(request.get('summary')));
+}
+
 /** @type {Record<string, (request: JsonObject) => unknown>} */
 const COMMANDS = {
   start,
   project,
   parse_summary: parseSummary,
+  approx_chars: approxCharsCommand,
+  turn_boundary_cut: turnBoundaryCutCommand,
+  extract_file_operations: extractFileOperationsCommand,
+  render_summary: renderSummaryCommand,
   stop: () => null,
 };
 

@@ -1,6 +1,6 @@
-// ctxpact in JavaScript: the projectors, approx_chars and the summary parser (SPEC.md §2 to
-// §8 and §13), the recognition of tool calls and results and their pairing (§1.4, §1.5), with
-// the JSON model they work on.
+// ctxpact in JavaScript: the projectors, approx_chars, the turn-boundary cut, file tracking,
+// the summary parser and renderer (SPEC.md §2 to §8, §11 to §13), the recognition of tool calls and
+// results and their pairing (§1.4, §1.5), with the JSON model they work on.
 
 export {
   JsonNumber,
@@ -29,6 +29,8 @@ export {
   toolResults,
 } from './items.js';
 export { pairProblems, pairing } from './pairing.js';
+export { turnBoundaryCut } from './cut.js';
+export { MODIFY_TOOL_WORDS, PATH_KEYS, READ_TOOL_WORDS, extractFileOperations, toolNameWords } from './files.js';
 export { isPlaceholderOutput } from './tiers.js';
 export { DefaultContextProjector, TypeAwareContextProjector, charStage, itemStage } from './projection.js';
 export { PairSafeContextProjector, unitCharStage, unitItemStage, unitsOf } from './pair-safe.js';

@@ -18,6 +18,7 @@ import { isObject } from './json.js';
  * @typedef {object} ToolCallRef
  * @property {string | null} id
  * @property {string | null} name
+ * @property {JsonValue | undefined} arguments its `arguments`, or else its `input` (absent: undefined)
  * @property {Shape} shape
  */
 
@@ -130,6 +131,16 @@ export function isFunctionCall(item) {
 }
 
 /**
+ * The arguments of a call: its `arguments` member, or `input` when that is absent or null.
+ * @param {JsonObject} source
+ * @returns {JsonValue | undefined}
+ */
+function callArguments(source) {
+  const value = source.get('arguments');
+  return value === undefined || value === null ? source.get('input') : value;
+}
+
+/**
  * The tool calls of a JSON value, in the order of §1.4: (a) a Responses `function_call`,
  * (b) an Anthropic `tool_use`, (c) each object of a Chat `tool_calls` array, (d) the tool calls
  * of each element of a `content` array, recursively. A reasoning item declares none.
@@ -142,20 +153,24 @@ export function toolCalls(value, into = []) {
   const type = stringMember(value, 'type');
   if (type === 'reasoning') return into;
   if (type === 'function_call') {
-    into.push({ id: stringMember(value, 'call_id'), name: stringMember(value, 'name'), shape: 'responses' });
+    into.push({ id: stringMember(value, 'call_id'), name: stringMember(value, 'name'), arguments: callArguments(value), shape: 'responses' });
   } else if (type === 'tool_use') {
-    into.push({ id: stringMember(value, 'id'), name: stringMember(value, 'name'), shape: 'anthropic' });
+    into.push({ id: stringMember(value, 'id'), name: stringMember(value, 'name'), arguments: callArguments(value), shape: 'anthropic' });
   }
   const calls = value.get('tool_calls');
   if (Array.isArray(calls)) {
     for (const call of calls) {
       if (!isObject(call)) continue;
       let name = stringMember(call, 'name');
+      let source = call;
       if (name === null) {
         const fn = call.get('function');
-        if (isObject(fn)) name = stringMember(fn, 'name');
+        if (isObject(fn)) {
+          source = fn;
+          name = stringMember(fn, 'name');
+        }
       }
-      into.push({ id: stringMember(call, 'id'), name, shape: 'chat' });
+      into.push({ id: stringMember(call, 'id'), name, arguments: callArguments(source), shape: 'chat' });
     }
   }
   const content = value.get('content');

@@ -53,7 +53,7 @@ describe('harness.js', () => {
     assert.equal(start.result.implementation.language, 'javascript');
     assert.deepEqual(
       start.result.implementation.targets.map((/** @type {{name: string}} */ target) => target.name),
-      ['DefaultContextProjector', 'TypeAwareContextProjector', 'PairSafeContextProjector', 'parse_structured_summary'],
+      ['DefaultContextProjector', 'TypeAwareContextProjector', 'PairSafeContextProjector', 'parse_structured_summary', 'functions'],
     );
     assert.deepEqual(start.result.implementation.targets[2], {
       name: 'PairSafeContextProjector',
@@ -108,6 +108,24 @@ describe('handleLine', () => {
         '"notes":["tier1 microcompact: cleared 1 old tool result(s), kept recent 0","maxItems applied: 2"],' +
         '"droppedIndices":[1,2],"clearedIndices":[]}}}',
     );
+  });
+
+  it('answers the spec functions (HRN-23)', () => {
+    const answer = (/** @type {string} */ line) => JSON.parse(handleLine(line).response);
+    assert.deepEqual(answer('{"seq":1,"cmd":"approx_chars","target":"functions","item":{"b":1.0,"a":"é😀"}}'), { seq: 1, result: 18 });
+    const items = '["u1","a1",{"type":"message","role":"user","content":"again"},"a2"]';
+    assert.deepEqual(answer(`{"seq":2,"cmd":"turn_boundary_cut","target":"functions","items":${items},"naiveCut":3}`), { seq: 2, result: 2 });
+    assert.deepEqual(answer(`{"seq":3,"cmd":"turn_boundary_cut","target":"functions","items":${items},"naiveCut":-123456789012345678901}`), { seq: 3, result: 0 });
+    const summary = '{"goal":" ship ","completed":[],"pending":["test"],"decisions":[],"errors":[],"testResults":[],"openQuestions":[],"readFiles":["a.py"],"modifiedFiles":[],"parsed":true,"text":"{}"}';
+    assert.deepEqual(answer(`{"seq":4,"cmd":"render_summary","target":"functions","summary":${summary}}`), {
+      seq: 4,
+      result: '## Goal\nship\n\n## Pending\n- test\n\n## Files Read\n- a.py',
+    });
+    const call = '{"type":"function_call","call_id":"c","name":"readFile","arguments":"{\\"path\\": \\" src/a.py \\"}"}';
+    assert.deepEqual(answer(`{"seq":5,"cmd":"extract_file_operations","target":"functions","items":[${call}],"reads":true}`), { seq: 5, result: ['src/a.py'] });
+    assert.deepEqual(answer(`{"seq":8,"cmd":"extract_file_operations","target":"functions","items":[${call}],"reads":false}`), { seq: 8, result: [] });
+    assert.ok(answer('{"seq":6,"cmd":"turn_boundary_cut","target":"functions","items":[],"naiveCut":1.5}').errored);
+    assert.ok(answer('{"seq":7,"cmd":"approx_chars","target":"parse_structured_summary","item":1}').errored);
   });
 
   it('reports an invalid budget as errored, naming the field', () => {

@@ -1,5 +1,6 @@
 // The language-neutral vectors of conformance/vectors/ that this implementation covers:
-// project, project_pair_safe, approx_chars, parse_summary and render_summary. A file that does
+// project, project_pair_safe, approx_chars, turn_boundary_cut, extract_file_operations,
+// parse_summary and render_summary. A file that does
 // not exist (yet) is skipped. Files are read with the module's own parser, so `1` and `1.0` stay apart.
 
 import assert from 'node:assert/strict';
@@ -16,7 +17,9 @@ import {
   pairing,
   parseStructuredSummary,
   readBudget,
+  extractFileOperations,
   renderStructuredSummary,
+  turnBoundaryCut,
 } from '../src/index.js';
 
 /** @typedef {import('../src/json.js').JsonValue} JsonValue */
@@ -132,6 +135,18 @@ const OPERATIONS = {
     const item = input.get('item');
     assert.ok(item !== undefined);
     assert.equal(approxChars(item), plain(expected.get('size')));
+  },
+  turn_boundary_cut(input, expected) {
+    const items = input.get('items');
+    assert.ok(Array.isArray(items));
+    assert.equal(turnBoundaryCut(items, plain(input.get('naiveCut'))), plain(expected.get('cut')));
+  },
+  extract_file_operations(input, expected) {
+    const items = input.get('items');
+    assert.ok(Array.isArray(items));
+    const reads = input.get('reads');
+    assert.equal(typeof reads, 'boolean');
+    assert.deepEqual(extractFileOperations(items, /** @type {boolean} */ (reads)), plain(expected.get('files')));
   },
   parse_summary(input, expected) {
     const text = input.get('text');

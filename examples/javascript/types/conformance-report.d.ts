@@ -76,7 +76,8 @@ export interface ReportImplementation {
     | 'summary-parser'
     | 'session-store'
     | 'runtime'
-    | 'memory-compressor';
+    | 'memory-compressor'
+    | 'functions';
   /**
    * What the implementation claims, which decides the checks that apply.
    */

@@ -21,6 +21,7 @@ from ctxpact.reference._arguments import (
     projection_arguments,
 )
 from ctxpact.reference._extras import MissingExtraError
+from ctxpact.reference._functions import SpecFunctions
 from ctxpact.reference.compaction import (
     CompactPolicy,
     CompactPolicyMemoryCompressor,
@@ -125,6 +126,7 @@ __all__ = [
     "SessionStore",
     "SizedItems",
     "SizedItemsView",
+    "SpecFunctions",
     "SqliteAgentMemory",
     "SqliteBusyError",
     "SqliteError",

@@ -24,19 +24,36 @@ from typing import BinaryIO, cast
 
 from attrs import field, frozen
 
+from ctxpact.reference._functions import SpecFunctions
+from ctxpact.reference._harness_runtime import (
+    Caller,
+    ErrorNames,
+    RemotePolicy,
+    SuiteCallError,
+    call_session,
+    remote_session,
+)
 from ctxpact.reference.compaction import (
     DEFAULT_MAX_ITEMS,
+    CompactPolicyMemoryCompressor,
     LlmCompactPolicy,
     StructuredSummaryCompactPolicy,
+    WindowedMemoryCompressor,
     parse_structured_summary,
 )
-from ctxpact.reference.memory import InMemoryAgentMemory, SqliteAgentMemory
+from ctxpact.reference.memory import (
+    DEFAULT_MEMORY_TABLE,
+    InMemoryAgentMemory,
+    SqliteAgentMemory,
+)
 from ctxpact.reference.projection import (
     DefaultContextProjector,
     PairSafeContextProjector,
     TypeAwareContextProjector,
 )
 from ctxpact.reference.session import (
+    DEFAULT_SESSION_TABLE,
+    AgentSession,
     FileSessionStore,
     InMemorySessionStore,
     ListingSessionStore,
@@ -58,6 +75,7 @@ from ctxpact.spec import (
     ModelClient,
     ModelPrompt,
     ModelResult,
+    StructuredSummary,
     SummaryParser,
     copy_json,
     decode_json,
@@ -81,6 +99,13 @@ STRUCTURED_OPTIONS: JsonObject = {
     "kind": "structured",
     "budget": {"maxItems": 4, "pinnedPrefixItems": 1},
     "providers": WIRE_PROVIDERS,
+}
+#: The options of the windowed compressor target: its window, as for the in-process reference.
+WINDOWED_OPTIONS: JsonObject = {"kind": "windowed", "args": [3]}
+#: The options of the policy-adapter compressor target: its policy, given as its options.
+ADAPTER_OPTIONS: JsonObject = {
+    "kind": "policy-adapter",
+    "args": [{"kind": "structured", "budget": {"maxItems": 4, "pinnedPrefixItems": 1}}],
 }
 #: The options of ``DefaultContextProjector``, which applies neither Tier-1 nor Tier-2.
 DEFAULT_PROJECTOR_OPTIONS: JsonObject = {"tiers": False}
@@ -164,6 +189,9 @@ class ServedTarget:
     claims: tuple[str, ...]
     factory: Callable[..., object] = field(eq=False)
     options: JsonObject = field(factory=dict)
+    #: Opens the target's persistent form on a ``storage`` document (HRN-29), or ``None``
+    #: for a target that keeps nothing.
+    opener: Callable[[JsonObject], object] | None = field(default=None, eq=False)
 
     def declaration(self) -> JsonObject:
         """The target's entry in the start response."""
@@ -191,6 +219,42 @@ class _FileStores:
         if self._root is not None:
             self._root.cleanup()
             self._root = None
+
+
+def _address(storage: JsonObject) -> str:
+    address = storage.get("address")
+    if not isinstance(address, str) or not address:
+        raise HarnessRequestError(
+            f"Expected a non-empty string storage.address but got {address!r}"
+        )
+    return address
+
+
+def _table(storage: JsonObject, default: str) -> str:
+    table = storage.get("table")
+    return default if table is None else cast("str", table)
+
+
+def _open_sqlite_memory(storage: JsonObject) -> SqliteAgentMemory:
+    session_id = cast("str", storage.get("sessionId"))
+    return SqliteAgentMemory(
+        _address(storage), session_id, table=_table(storage, DEFAULT_MEMORY_TABLE)
+    )
+
+
+def _open_sqlite_store(storage: JsonObject) -> SqliteSessionStore:
+    return SqliteSessionStore(_address(storage), table=_table(storage, DEFAULT_SESSION_TABLE))
+
+
+def _adapter(*args: object) -> CompactPolicyMemoryCompressor:
+    # A policy arrives as the suite's object, or as a policy's options (HRN-10, HRN-28).
+    policies = [
+        structured_policy(arg, ScriptedModel(()))
+        if isinstance(arg, dict) and arg.get("kind") == "structured"
+        else arg
+        for arg in args
+    ]
+    return CompactPolicyMemoryCompressor(*policies)  # type: ignore[arg-type] # passed as sent
 
 
 def reference_targets(file_stores: Callable[[], FileSessionStore]) -> tuple[ServedTarget, ...]:
@@ -243,6 +307,7 @@ def reference_targets(file_stores: Callable[[], FileSessionStore]) -> tuple[Serv
             component="agent-memory",
             claims=exact,
             factory=lambda: SqliteAgentMemory(":memory:", "conformance"),
+            opener=_open_sqlite_memory,
         ),
         ServedTarget(
             name="parse_structured_summary",
@@ -261,12 +326,40 @@ def reference_targets(file_stores: Callable[[], FileSessionStore]) -> tuple[Serv
             component="session-store",
             claims=("generic",),
             factory=file_stores,
+            opener=lambda storage: FileSessionStore(_address(storage)),
         ),
         ServedTarget(
             name="SqliteSessionStore",
             component="session-store",
             claims=("generic",),
             factory=lambda: SqliteSessionStore(":memory:"),
+            opener=_open_sqlite_store,
+        ),
+        ServedTarget(
+            name="SpecFunctions",
+            component="functions",
+            claims=exact,
+            factory=SpecFunctions,
+        ),
+        ServedTarget(
+            name="Agent",
+            component="runtime",
+            claims=("generic",),
+            factory=remote_session,
+        ),
+        ServedTarget(
+            name="WindowedMemoryCompressor",
+            component="memory-compressor",
+            claims=exact,
+            factory=WindowedMemoryCompressor,
+            options=WINDOWED_OPTIONS,
+        ),
+        ServedTarget(
+            name="CompactPolicyMemoryCompressor",
+            component="memory-compressor",
+            claims=exact,
+            factory=_adapter,
+            options=ADAPTER_OPTIONS,
         ),
     )
 
@@ -389,6 +482,12 @@ class Harness:
         self._objects: dict[str, object] = {}
         self._handles = itertools.count(1)
         self._on_close = on_close
+        #: Calls one of the suite's objects during the current request (HRN-24); set by
+        #: :func:`serve`, which owns the streams.
+        self.caller: Caller | None = None
+        #: The seq of the request being answered, which its call lines carry.
+        self.current_seq: JsonValue = None
+        self._errors = ErrorNames()
         self._commands: dict[str, Callable[[JsonObject], JsonValue]] = {
             "start": self._start,
             "project": self._project,
@@ -398,9 +497,21 @@ class Harness:
             "memory_new": lambda request: self._new(request, "memory", "agent-memory"),
             "memory_call": lambda request: self._call(request, "memory", _call_held_memory),
             "memory_drop": lambda request: self._drop(request, "memory"),
+            "memory_open": lambda request: self._open(request, "memory", "agent-memory"),
             "store_new": lambda request: self._new(request, "store", "session-store"),
             "store_call": lambda request: self._call(request, "store", call_store),
             "store_drop": lambda request: self._drop(request, "store"),
+            "store_open": lambda request: self._open(request, "store", "session-store"),
+            "runtime_new": self._runtime_new,
+            "runtime_call": self._runtime_call,
+            "runtime_drop": lambda request: self._drop(request, "session"),
+            "compressor_new": self._compressor_new,
+            "compressor_call": self._compressor_call,
+            "compressor_drop": lambda request: self._drop(request, "compressor"),
+            "approx_chars": self._approx_chars,
+            "turn_boundary_cut": self._turn_boundary_cut,
+            "extract_file_operations": self._extract_file_operations,
+            "render_summary": self._render_summary,
             "stop": self._stop,
         }
 
@@ -409,6 +520,7 @@ class Harness:
         if not isinstance(request, dict):
             return errored(None, f"Expected a JSON object request but got {request!r:.200}")
         seq = request.get("seq")
+        self.current_seq = seq
         command = request.get("cmd")
         handler = self._commands.get(command) if isinstance(command, str) else None
         if handler is None:
@@ -418,6 +530,12 @@ class Harness:
         except HarnessSkip as skip:
             return {"seq": seq, "skipped": {"reason": str(skip)}}
         except Exception as error:  # noqa: BLE001 - every failure is answered, not raised
+            if isinstance(command, str) and command.startswith(("runtime_", "compressor_")):
+                # A runtime's errors are named, so that the suite sees one error once (HRN-27).
+                return {
+                    "seq": seq,
+                    "errored": self._errors.document(error, traceback.format_exc()),
+                }
             return errored(seq, f"{type(error).__name__}: {error}", traceback.format_exc())
         return {"seq": seq, "result": result}
 
@@ -484,11 +602,86 @@ class Harness:
         result = policy.compact(from_json(MemorySnapshot, _field(request, "snapshot")))
         return {"result": to_json(result), "prompts": [to_json(p) for p in model.prompts]}
 
+    def _functions(self, request: JsonObject) -> SpecFunctions:
+        return cast("SpecFunctions", self._target(request, "functions").factory())
+
+    def _approx_chars(self, request: JsonObject) -> JsonValue:
+        return self._functions(request).approx_chars(_field(request, "item"))
+
+    def _turn_boundary_cut(self, request: JsonObject) -> JsonValue:
+        naive_cut = _field(request, "naiveCut")
+        if isinstance(naive_cut, bool) or not isinstance(naive_cut, int):
+            raise HarnessRequestError(f"Expected an integer naiveCut but got {naive_cut!r}")
+        return self._functions(request).turn_boundary_cut(_array(request, "items"), naive_cut)
+
+    def _extract_file_operations(self, request: JsonObject) -> JsonValue:
+        reads = _field(request, "reads")
+        if not isinstance(reads, bool):
+            raise HarnessRequestError(f"Expected a boolean reads but got {reads!r}")
+        files = self._functions(request).extract_file_operations(_array(request, "items"), reads)
+        return cast("list[JsonValue]", files)
+
+    def _render_summary(self, request: JsonObject) -> JsonValue:
+        summary = from_json(StructuredSummary, _field(request, "summary"))
+        return self._functions(request).render_summary(summary)
+
+    def _call_suite(self, obj: str, method: str, args: list[JsonValue]) -> JsonValue:
+        if self.caller is None:
+            raise HarnessRequestError(f"{obj}.{method} needs the suite, and no suite is there")
+        return self.caller(obj, method, args)
+
+    def _runtime_new(self, request: JsonObject) -> JsonValue:
+        target = self._target(request, "runtime")
+        session = target.factory(self._call_suite, _object(request, "config"), self._errors)
+        return self._hold("session", session)
+
+    def _runtime_call(self, request: JsonObject) -> JsonValue:
+        session = cast("AgentSession", self._held(request, "session"))
+        return call_session(
+            session, self._call_suite, _text(request, "method"), _array(request, "args")
+        )
+
+    def _compressor_new(self, request: JsonObject) -> JsonValue:
+        target = self._target(request, "memory-compressor")
+        args: list[object] = []
+        for argument in _array(request, "args"):
+            if not isinstance(argument, dict) or len(argument) != 1:
+                raise HarnessRequestError(f"Expected a value or an object but got {argument!r}")
+            if "object" in argument:
+                args.append(RemotePolicy(self._call_suite, str(argument["object"])))
+            else:
+                args.append(argument["value"])
+        return self._hold("compressor", target.factory(*args))
+
+    def _compressor_call(self, request: JsonObject) -> JsonValue:
+        compressor = self._held(request, "compressor")
+        match _text(request, "method"), _array(request, "args"):
+            case "compress", [document]:
+                compress = compressor.compress  # type: ignore[attr-defined] # a compressor
+                return to_json(compress(from_json(MemorySnapshot, document)))
+            case "get_last_result", []:
+                last = compressor.get_last_result()  # type: ignore[attr-defined] # the adapter
+                return None if last is None else to_json(last)
+            case method, args:
+                raise HarnessRequestError(
+                    f"Expected a compressor method among the protocol's with its arguments but "
+                    f"got {method!r} with {len(args)} argument(s)"
+                )
+
     def _new(self, request: JsonObject, kind: str, component: str) -> JsonValue:
-        created = self._target(request, component).factory()
+        return self._hold(kind, self._target(request, component).factory())
+
+    def _hold(self, kind: str, held: object) -> JsonValue:
+        """Keep *held* behind a new handle of *kind* (HRN-15); the ``{"handle"}`` result."""
         handle = f"{kind}-{next(self._handles)}"
-        self._objects[handle] = created
+        self._objects[handle] = held
         return {"handle": handle}
+
+    def _open(self, request: JsonObject, kind: str, component: str) -> JsonValue:
+        target = self._target(request, component)
+        if target.opener is None:
+            raise HarnessSkip(f"{target.name} keeps nothing to open again")
+        return self._hold(kind, target.opener(_object(request, "storage")))
 
     def _held(self, request: JsonObject, kind: str) -> object:
         handle = _text(request, "handle")
@@ -541,8 +734,40 @@ def encode(response: JsonObject) -> bytes:
     return text.encode("ascii") + b"\n"
 
 
+def _stream_caller(harness: Harness, requests: BinaryIO, responses: BinaryIO) -> Caller:
+    """Calls to the suite over the streams: a call line out, its reply line in (HRN-24)."""
+    ids = itertools.count(1)
+
+    def call(obj: str, method: str, args: list[JsonValue]) -> JsonValue:
+        identifier = next(ids)
+        line: JsonObject = {
+            "seq": harness.current_seq,
+            "call": {"id": identifier, "object": obj, "method": method, "args": args},
+        }
+        responses.write(encode(line))
+        responses.flush()
+        raw = requests.readline()
+        reply = decode_json(raw.decode("utf-8"), max_depth=MAX_DOCUMENT_DEPTH) if raw else None
+        if (
+            not isinstance(reply, dict)
+            or reply.get("cmd") != "reply"
+            or reply.get("id") != identifier
+        ):
+            raise HarnessRequestError(
+                f"Expected the reply to call {identifier} but got {raw!r:.200}"
+            )
+        if "errored" in reply:
+            failure = reply["errored"]
+            assert isinstance(failure, dict)  # noqa: S101 - the reply schema says so
+            raise SuiteCallError(identifier, str(failure.get("message")), str(failure.get("type")))
+        return reply.get("result")
+
+    return call
+
+
 def serve(harness: Harness, requests: BinaryIO, responses: BinaryIO) -> int:
     """Answer JSON-lines *requests* until ``stop`` or the end of input; the exit status."""
+    harness.caller = _stream_caller(harness, requests, responses)
     try:
         for raw in iter(requests.readline, b""):
             try:
@@ -577,12 +802,14 @@ def main() -> int:
 
 
 __all__ = [
+    "ADAPTER_OPTIONS",
     "DEFAULT_PROJECTOR_OPTIONS",
     "HOMEPAGE",
     "IMPLEMENTATION_NAME",
     "LLM_OPTIONS",
     "PROTOCOL_VERSION",
     "STRUCTURED_OPTIONS",
+    "WINDOWED_OPTIONS",
     "Harness",
     "HarnessRequestError",
     "HarnessSkip",

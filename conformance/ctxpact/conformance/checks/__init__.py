@@ -6,6 +6,7 @@ from ctxpact.conformance._model import Check, Component
 from ctxpact.conformance.checks import (
     compaction,
     compressor,
+    functions,
     memory,
     parser,
     projector,
@@ -22,6 +23,7 @@ ALL_CHECKS: tuple[Check, ...] = (
     *store.CHECKS,
     *parser.CHECKS,
     *runtime.CHECKS,
+    *functions.CHECKS,
 )
 
 

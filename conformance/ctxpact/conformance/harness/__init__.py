@@ -14,7 +14,9 @@ across the process boundary, shrinking included::
 ``ctxpact check --exec COMMAND`` does the same from the command line.
 """
 
+from ctxpact.conformance.harness._calls import SuiteObjects
 from ctxpact.conformance.harness._connection import (
+    DEFAULT_MAX_CALLS,
     DEFAULT_TIMEOUT,
     PROTOCOL_VERSION,
     HarnessConnection,
@@ -24,11 +26,15 @@ from ctxpact.conformance.harness._connection import (
 from ctxpact.conformance.harness._errors import (
     HarnessCrashedError,
     HarnessFault,
+    HarnessLookupError,
     HarnessOperationError,
     HarnessProtocolError,
     HarnessSkippedError,
     HarnessStartError,
+    HarnessStateError,
     HarnessTimeoutError,
+    HarnessTypeError,
+    HarnessValueError,
 )
 from ctxpact.conformance.harness._process import (
     DEFAULT_MAX_LINE_BYTES,
@@ -39,10 +45,13 @@ from ctxpact.conformance.harness._proxies import (
     MAX_MODEL_CALLS,
     AgentMemoryProxy,
     CompactPolicyProxy,
+    FunctionsProxy,
+    MemoryCompressorProxy,
     ProjectorProxy,
     SessionStoreProxy,
     SummaryParserProxy,
 )
+from ctxpact.conformance.harness._runtime import RuntimeSessionProxy, runtime_factory
 from ctxpact.conformance.harness._targets import (
     SERVED_COMPONENTS,
     harness_targets,
@@ -50,6 +59,7 @@ from ctxpact.conformance.harness._targets import (
 )
 
 __all__ = [
+    "DEFAULT_MAX_CALLS",
     "DEFAULT_MAX_LINE_BYTES",
     "DEFAULT_TIMEOUT",
     "MAX_MODEL_CALLS",
@@ -59,19 +69,28 @@ __all__ = [
     "STDERR_TAIL_LINES",
     "AgentMemoryProxy",
     "CompactPolicyProxy",
+    "FunctionsProxy",
     "HarnessConnection",
     "HarnessCrashedError",
     "HarnessFault",
+    "HarnessLookupError",
     "HarnessOperationError",
     "HarnessProtocolError",
     "HarnessSkippedError",
     "HarnessStartError",
+    "HarnessStateError",
     "HarnessTimeoutError",
+    "HarnessTypeError",
+    "HarnessValueError",
+    "MemoryCompressorProxy",
     "ProjectorProxy",
+    "RuntimeSessionProxy",
     "SessionStoreProxy",
+    "SuiteObjects",
     "SummaryParserProxy",
     "describe_request",
     "harness_targets",
     "python_options",
+    "runtime_factory",
     "schema_name",
 ]

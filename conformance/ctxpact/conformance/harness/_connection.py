@@ -15,7 +15,7 @@ import queue
 import shlex
 import time
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Self, TypeVar, cast
 
 from ctxpact.conformance.harness._errors import (
@@ -59,6 +59,20 @@ _QUOTE = 300
 _OUTCOMES = ("result", "skipped", "errored")
 
 T = TypeVar("T")
+#: What answers the calls a harness makes during one request (HRN-24): it receives the call
+#: (``id``, ``object``, ``method``, ``args``) and returns the reply's outcome, ``{"result": v}``
+#: or ``{"errored": {...}}``.
+CallHandler = Callable[[JsonObject], JsonObject]
+#: What builds the error of an ``errored`` answer, from the request's description and the
+#: ``errored`` object (HRN-27); the default is a :class:`HarnessOperationError`.
+ErrorBuilder = Callable[[str, JsonObject], BaseException]
+#: The most calls a harness may make while it answers one request (HRN-24): each reply starts
+#: the request's timeout again, so without a bound a harness that calls for ever would hold
+#: the suite for ever.
+DEFAULT_MAX_CALLS = 10_000
+#: The schemas of a harness's call line and of the suite's reply line (HRN-24).
+CALL_SCHEMA = "harness/call"
+REPLY_SCHEMA = "harness/reply"
 
 
 def schema_name(command: str, direction: str) -> str:
@@ -119,6 +133,7 @@ class HarnessConnection:
         cwd: str | None = None,
         env: Mapping[str, str] | None = None,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        max_calls: int = DEFAULT_MAX_CALLS,
     ) -> None:
         if timeout <= 0:
             raise ValueError(f"Expected a positive timeout but got {timeout!r}")
@@ -129,6 +144,10 @@ class HarnessConnection:
         ):
             raise ValueError(f"Expected a positive number of bytes but got {max_line_bytes!r}")
         self.max_line_bytes = max_line_bytes
+        if isinstance(max_calls, bool) or not isinstance(max_calls, int) or max_calls < 0:
+            raise ValueError(f"Expected a number of calls of 0 or more but got {max_calls!r}")
+        #: The most calls a harness may make during one request (HRN-24).
+        self.max_calls = max_calls
         self.command = command
         self.argv = tuple(shlex.split(command))
         if not self.argv:
@@ -149,6 +168,9 @@ class HarnessConnection:
         self._drops: list[tuple[str, str, int]] = []
         #: The description of the last request sent, for errors found in its result.
         self.last_request = ""
+        # Whether a call of the harness is being answered: the harness waits for its reply,
+        # so no request may go to it meanwhile.
+        self._answering = False
         self._finalizer = weakref.finalize(self, _kill_quietly, [None])
 
     # -- life cycle ---------------------------------------------------------------------
@@ -261,13 +283,27 @@ class HarnessConnection:
     # -- requests -----------------------------------------------------------------------
 
     def request(
-        self, command: str, members: JsonObject, *, generation: int | None = None
+        self,
+        command: str,
+        members: JsonObject,
+        *,
+        generation: int | None = None,
+        on_call: CallHandler | None = None,
+        raised: ErrorBuilder | None = None,
     ) -> JsonValue:
         """Send one request and return its result (see the module's docstring for errors).
 
         *generation*, for a request naming a handle, is :attr:`generation` when the handle
         was made: a handle of a process that was restarted since is a fault, not a request.
+        *on_call* answers the calls the harness makes before its response (HRN-24); without
+        one, every call is answered ``errored``. *raised* builds the error an ``errored``
+        answer raises.
         """
+        if self._answering:
+            raise RuntimeError(
+                f"the suite sent {command} to harness {self.command!r} while answering one of "
+                "its calls: an object the harness calls must not use the same harness"
+            )
         self._flush_drops()
         process = self._running(command, members)
         message: JsonObject = {"seq": next(self._seqs), "cmd": command, **members}
@@ -280,7 +316,8 @@ class HarnessConnection:
                 "was restarted",
                 restarted=False,
             )
-        return self._outcome(message, self._round_trip(process, message))
+        response = self._round_trip(process, message, on_call=on_call)
+        return self._outcome(message, response, raised)
 
     def forget(self, command: str, handle: str, generation: int) -> None:
         """Drop *handle* (``memory_drop`` or ``store_drop``) before the next request."""
@@ -335,24 +372,77 @@ class HarnessConnection:
         *,
         timeout: float | None = None,
         validate_response: bool = True,
+        on_call: CallHandler | None = None,
     ) -> JsonObject:
-        command = str(message["cmd"])
-        if self.validate:
-            found = _broken(message, schema_name(command, "request"))
-            if found:
+        limit = self.timeout if timeout is None else timeout
+        line = self._checked_line(process, message, schema_name(str(message["cmd"]), "request"))
+        calls = 0
+        while True:
+            response = self._exchange(
+                process, message, line, limit, validate_response=validate_response
+            )
+            call = response.get("call")
+            if call is None or any(key in response for key in _OUTCOMES):
+                return response
+            assert isinstance(call, dict)  # noqa: S101 - checked by _parsed
+            calls += 1
+            if calls > self.max_calls:
                 raise self._fault(
                     HarnessProtocolError,
                     process,
                     message,
-                    f"was not sent a request: the suite's own request breaks "
-                    f"{schema_name(command, 'request')}: {_violations_text(found)}",
-                    kill=False,
+                    f"made more than {self.max_calls} calls (max_calls) before answering",
                 )
-        line = encode_json(message, ensure_ascii=True)
-        limit = self.timeout if timeout is None else timeout
+            self._answering = True
+            try:
+                answer = _answer_call(call, on_call)
+            except BaseException:
+                # Interrupted (a time limit, Ctrl-C) while the harness waits for the reply:
+                # the stream is out of step for good.
+                process.kill()
+                if self._process is process:
+                    self._process = None
+                raise
+            finally:
+                self._answering = False
+            reply: JsonObject = {"seq": message["seq"], "cmd": "reply", "id": call["id"], **answer}
+            line = self._checked_line(process, reply, REPLY_SCHEMA, reply_to=message)
+
+    def _checked_line(
+        self,
+        process: HarnessProcess,
+        message: JsonObject,
+        schema: str,
+        *,
+        reply_to: JsonObject | None = None,
+    ) -> bytes:
+        if self.validate:
+            found = _broken(message, schema)
+            if found:
+                what = "request" if reply_to is None else "reply"
+                raise self._fault(
+                    HarnessProtocolError,
+                    process,
+                    message if reply_to is None else reply_to,
+                    f"was not sent a {what}: the suite's own {what} breaks "
+                    f"{schema}: {_violations_text(found)}",
+                    # A reply not sent leaves the harness waiting for it.
+                    kill=reply_to is not None,
+                )
+        return encode_json(message, ensure_ascii=True).encode("ascii") + b"\n"
+
+    def _exchange(
+        self,
+        process: HarnessProcess,
+        message: JsonObject,
+        line: bytes,
+        limit: float,
+        *,
+        validate_response: bool,
+    ) -> JsonObject:
         started = time.monotonic()
         try:
-            process.send(line.encode("ascii") + b"\n", limit)
+            process.send(line, limit)
             raw = process.receive(max(limit - (time.monotonic() - started), 0.0))
         except OSError:
             raw = None
@@ -420,6 +510,8 @@ class HarnessConnection:
                 message,
                 f"answered with seq {got} where {compact_json(message['seq'])} was expected",
             )
+        if "call" in response and not any(key in response for key in _OUTCOMES):
+            return self._call_line(process, message, response)
         command = str(message["cmd"])
         if self.validate and validate_response:
             found = _broken(response, schema_name(command, "response"))
@@ -444,7 +536,23 @@ class HarnessConnection:
             )
         return response
 
-    def _outcome(self, message: JsonObject, response: JsonObject) -> JsonValue:
+    def _call_line(
+        self, process: HarnessProcess, message: JsonObject, response: JsonObject
+    ) -> JsonObject:
+        found = _broken(response, CALL_SCHEMA)
+        if found:
+            # The harness waits for a reply the suite cannot give: out of step.
+            raise self._fault(
+                HarnessProtocolError,
+                process,
+                message,
+                f"made a call that breaks {CALL_SCHEMA}: {_violations_text(found)}",
+            )
+        return response
+
+    def _outcome(
+        self, message: JsonObject, response: JsonObject, raised: ErrorBuilder | None = None
+    ) -> JsonValue:
         request = describe_request(message)
         if "skipped" in response:
             skipped = response["skipped"]
@@ -454,6 +562,8 @@ class HarnessConnection:
             errored = response["errored"]
             if not isinstance(errored, dict):
                 errored = {"message": _quote(errored)}
+            if raised is not None:
+                raise raised(f"{request} with {_inputs(message)}", errored)
             trace = errored.get("traceback")
             raise HarnessOperationError(
                 f"{request} with {_inputs(message)}",
@@ -483,6 +593,18 @@ class HarnessConnection:
             f"answered with a result that is not {expected}: {_quote(value)}",
             restarted=False,
         )
+
+
+def _answer_call(call: JsonObject, on_call: CallHandler | None) -> JsonObject:
+    if on_call is None:
+        return {
+            "errored": {
+                "message": f"the suite offers no object to call during this request, and "
+                f"{call.get('object')!r} was called",
+                "type": "HarnessCallError",
+            }
+        }
+    return on_call(call)
 
 
 def _stderr(process: HarnessProcess) -> str:

@@ -86,3 +86,29 @@ class HarnessSkippedError(SkipCheck, unittest.SkipTest):
         self.request = request
         self.reason = reason
         super().__init__(f"the harness skipped {request}: {reason}")
+
+
+class HarnessValueError(HarnessOperationError, ValueError):
+    """An ``errored`` answer of kind ``value``: the implementation refused a bad value."""
+
+
+class HarnessTypeError(HarnessOperationError, TypeError):
+    """An ``errored`` answer of kind ``type``: a value of the wrong type was refused."""
+
+
+class HarnessLookupError(HarnessOperationError, LookupError):
+    """An ``errored`` answer of kind ``lookup``: what was asked for does not exist."""
+
+
+class HarnessStateError(HarnessOperationError, RuntimeError):
+    """An ``errored`` answer of kind ``state``: the object's state does not allow it."""
+
+
+#: The error the suite raises for each kind of a raised error (HRN-27).
+RAISED_KINDS: dict[str | None, type[HarnessOperationError]] = {
+    None: HarnessOperationError,
+    "value": HarnessValueError,
+    "type": HarnessTypeError,
+    "lookup": HarnessLookupError,
+    "state": HarnessStateError,
+}

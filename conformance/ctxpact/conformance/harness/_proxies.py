@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
+from typing import cast
 
+from ctxpact.conformance.harness._calls import CallingProxy
 from ctxpact.conformance.harness._connection import HarnessConnection
 from ctxpact.conformance.harness._errors import HarnessProtocolError
 from ctxpact.reference import checked_snapshot, checked_text, projection_arguments
@@ -83,6 +85,64 @@ class SummaryParserProxy:
 
     def __repr__(self) -> str:
         return f"SummaryParserProxy({self._target!r} in {self._connection.command!r})"
+
+
+class FunctionsProxy:
+    """The spec's functions of a ``functions`` target: each call is one request (HRN-23).
+
+    A function the harness does not implement answers ``skipped``, which skips the check that
+    called it.
+    """
+
+    def __init__(self, connection: HarnessConnection, target: str) -> None:
+        self._connection = connection
+        self._target = target
+
+    def approx_chars(self, item: JsonValue) -> int:
+        """The harness's size of *item*."""
+        result = self._connection.request(
+            "approx_chars", {"target": self._target, "item": copy_json(item, "$.item")}
+        )
+        return self._count(result)
+
+    def turn_boundary_cut(self, items: Sequence[JsonValue], naive_cut: int) -> int:
+        """The harness's cut of *items* at *naive_cut*."""
+        result = self._connection.request(
+            "turn_boundary_cut",
+            {"target": self._target, "items": self._items(items), "naiveCut": naive_cut},
+        )
+        return self._count(result)
+
+    def extract_file_operations(self, items: Sequence[JsonValue], reads: bool) -> list[str]:
+        """The files the harness finds read (*reads*) or modified in *items*."""
+        result = self._connection.request(
+            "extract_file_operations",
+            {"target": self._target, "items": self._items(items), "reads": reads},
+        )
+        if not isinstance(result, list) or not all(isinstance(path, str) for path in result):
+            raise self._connection.invalid_result("an array of strings", result)
+        return [str(path) for path in result]
+
+    def render_summary(self, summary: StructuredSummary) -> str:
+        """The harness's rendering of *summary*."""
+        result = self._connection.request(
+            "render_summary", {"target": self._target, "summary": to_json(summary)}
+        )
+        if not isinstance(result, str):
+            raise self._connection.invalid_result("a string", result)
+        return result
+
+    @staticmethod
+    def _items(items: Sequence[JsonValue]) -> list[JsonValue]:
+        return [copy_json(item, f"$.items[{i}]") for i, item in enumerate(items)]
+
+    def _count(self, result: JsonValue) -> int:
+        if isinstance(result, bool) or not isinstance(result, int):
+            raise self._connection.invalid_result("an integer", result)
+        return result
+
+    def __repr__(self) -> str:
+        return f"FunctionsProxy({self._target!r} in {self._connection.command!r})"
 
 
 class CompactPolicyProxy:
@@ -194,27 +254,84 @@ class CompactPolicyProxy:
         return f"CompactPolicyProxy({self._target!r} in {self._connection.command!r})"
 
 
+class MemoryCompressorProxy(CallingProxy):
+    """A memory compressor living in the harness: built by ``compressor_new`` (HRN-28).
+
+    The constructor's arguments go as JSON values, except an object that is not one (a compact
+    policy of the checks), which stays here and is called back by name; an error the harness
+    reports is rebuilt with its kind, or is the policy's own error passed on (HRN-27).
+    """
+
+    _new, _call, _drop = "compressor_new", "compressor_call", "compressor_drop"
+
+    def __init__(self, connection: HarnessConnection, target: str, *args: object) -> None:
+        super().__init__(connection)
+        self._create({"target": target, "args": [self._argument(arg) for arg in args]})
+
+    def _argument(self, value: object) -> JsonValue:
+        try:
+            return {"value": copy_json(cast("JsonValue", value))}
+        except SchemaValidationError:
+            return {"object": self._objects.name("policy", value)}
+
+    def compress(self, snapshot: MemorySnapshot) -> MemorySnapshot:
+        """The harness's compression of *snapshot* (CMP-6 .. CMP-8)."""
+        checked_snapshot(f"{type(self).__name__}.compress", snapshot)
+        found = self._invoke("compress", to_json(snapshot))
+        return self._connection.document(MemorySnapshot, found)
+
+    def get_last_result(self) -> CompactResult | None:
+        """The last compaction's result, for a compressor that compacts (CMP-7)."""
+        found = self._invoke("get_last_result")
+        return None if found is None else self._connection.document(CompactResult, found)
+
+
 class _Held:
-    """An object living in the harness, created on first use and dropped when collected."""
+    """An object living in the harness, created on first use and dropped when collected.
+
+    With *storage* (HRN-29) it is opened on stored state with ``memory_open`` or
+    ``store_open`` instead of created empty; :meth:`close` drops it, which closes it, so that
+    another one opened on the same storage sees what it left.
+    """
 
     _new: str
+    _open: str
     _call: str
     _drop: str
 
-    def __init__(self, connection: HarnessConnection, target: str) -> None:
+    def __init__(
+        self, connection: HarnessConnection, target: str, storage: JsonObject | None = None
+    ) -> None:
         self._connection = connection
         self._target = target
+        self._storage = storage
         self._handle: str | None = None
         self._generation = 0
+        self._finalizer: weakref.finalize[..., _Held] | None = None
+
+    def close(self) -> None:
+        """Drop the object in the harness now (its storage is closed); idempotent."""
+        if self._finalizer is not None and self._finalizer.detach() is not None:
+            assert self._handle is not None  # noqa: S101 - set with the finalizer
+            if self._generation == self._connection.generation:
+                self._connection.request(self._drop, {"handle": self._handle})
 
     def _invoke(self, method: str, *args: JsonValue) -> JsonValue:
         if self._handle is None:
-            created = self._connection.request(self._new, {"target": self._target})
+            created = (
+                self._connection.request(self._new, {"target": self._target})
+                if self._storage is None
+                else self._connection.request(
+                    self._open, {"target": self._target, "storage": self._storage}
+                )
+            )
             handle = created.get("handle") if isinstance(created, dict) else None
             if not isinstance(handle, str):
                 raise self._connection.invalid_result("an object with a string handle", created)
             self._handle, self._generation = handle, self._connection.generation
-            weakref.finalize(self, self._connection.forget, self._drop, handle, self._generation)
+            self._finalizer = weakref.finalize(
+                self, self._connection.forget, self._drop, handle, self._generation
+            )
         # Each argument arrives copied (and checked) by the method that sends it: an item,
         # a list of items or a record document, each nested as JSON-17 allows.
         return self._connection.request(
@@ -230,7 +347,7 @@ class _Held:
 class AgentMemoryProxy(_Held):
     """An ``AgentMemory`` living in the harness: each call is a ``memory_call`` request."""
 
-    _new, _call, _drop = "memory_new", "memory_call", "memory_drop"
+    _new, _open, _call, _drop = "memory_new", "memory_open", "memory_call", "memory_drop"
 
     def add_user_input(self, value: JsonValue) -> None:
         """Append the user's input."""
@@ -292,7 +409,7 @@ class AgentMemoryProxy(_Held):
 class SessionStoreProxy(_Held):
     """A session store living in the harness: each call is a ``store_call`` request."""
 
-    _new, _call, _drop = "store_new", "store_call", "store_drop"
+    _new, _open, _call, _drop = "store_new", "store_open", "store_call", "store_drop"
 
     def save(self, snapshot: AgentSessionSnapshot) -> None:
         """Store *snapshot* under its session id."""

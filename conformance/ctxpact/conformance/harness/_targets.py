@@ -12,10 +12,13 @@ from ctxpact.conformance.harness._connection import HarnessConnection
 from ctxpact.conformance.harness._proxies import (
     AgentMemoryProxy,
     CompactPolicyProxy,
+    FunctionsProxy,
+    MemoryCompressorProxy,
     ProjectorProxy,
     SessionStoreProxy,
     SummaryParserProxy,
 )
+from ctxpact.conformance.harness._runtime import runtime_factory
 from ctxpact.spec import ContextBudget, JsonObject, JsonValue, ModelClient, from_json
 
 #: The components a harness can serve (spec/HARNESS.md); the others are checked in process.
@@ -26,6 +29,9 @@ SERVED_COMPONENTS = frozenset(
         Component.AGENT_MEMORY,
         Component.SUMMARY_PARSER,
         Component.SESSION_STORE,
+        Component.FUNCTIONS,
+        Component.RUNTIME,
+        Component.MEMORY_COMPRESSOR,
     }
 )
 
@@ -62,11 +68,20 @@ def _factory(
             return CompactPolicyProxy(connection, name, options, model_client)
 
         return policy
+    if component is Component.RUNTIME:
+        return runtime_factory(connection, name)
+    if component is Component.MEMORY_COMPRESSOR:
+
+        def compressor(*args: object) -> object:
+            return MemoryCompressorProxy(connection, name, *args)
+
+        return compressor
     proxies: dict[Component, Callable[[HarnessConnection, str], object]] = {
         Component.PROJECTOR: ProjectorProxy,
         Component.AGENT_MEMORY: AgentMemoryProxy,
         Component.SUMMARY_PARSER: SummaryParserProxy,
         Component.SESSION_STORE: SessionStoreProxy,
+        Component.FUNCTIONS: FunctionsProxy,
     }
     proxy = proxies[component]
 

@@ -31,13 +31,13 @@ export interface CompactRequest {
   model: ScriptedModel;
 }
 /**
- * What the suite needs to know about a target beyond its claims; for a compact policy, also the policy's kind and parameters, which every should_compact and compact request passes back as its policy.
+ * What the suite needs to know about a target beyond its claims; for a compact policy, also the policy's kind and parameters, which every should_compact and compact request passes back as its policy; for a memory compressor, which of the spec's it ports and the arguments the generic checks build it with.
  */
 export interface TargetOptions {
   /**
-   * A compact policy's kind: llm (summarizes with a model, LLM-n clauses) or structured (StructuredSummaryCompactPolicy rules, no model).
+   * A compact policy's kind: llm (summarizes with a model, LLM-n clauses) or structured (StructuredSummaryCompactPolicy rules, no model); a memory compressor's: windowed (WindowedMemoryCompressor, CMP-8) or policy-adapter (CompactPolicyMemoryCompressor, CMP-6, CMP-7).
    */
-  kind?: 'llm' | 'structured';
+  kind?: 'llm' | 'structured' | 'windowed' | 'policy-adapter';
   /**
    * An llm policy's keep-recent count: it compacts above this many items and keeps as many recent ones.
    */
@@ -63,6 +63,14 @@ export interface TargetOptions {
     'openai-responses' | 'openai-chat' | 'anthropic',
     ...('openai-responses' | 'openai-chat' | 'anthropic')[]
   ];
+  /**
+   * A memory compressor's constructor arguments for the generic checks (HRN-28), each a JSON value (a compact policy is given as its options: kind and parameters).
+   */
+  args?: unknown[];
+  /**
+   * false for a runtime without a step bound (RUN-9 is a MAY); absent: the runtime has one.
+   */
+  maxSteps?: false;
 }
 /**
  * How much one turn's prompt may carry, and which projection tiers are on (BUD). Absent or null limits mean no limit.

@@ -1,0 +1,69 @@
+/* eslint-disable */
+/**
+ * Generated from schemas/harness/runtime-drop-response.schema.json by json-schema-to-typescript
+ * (examples/javascript/scripts/generate-types.mjs). Do not edit: run `npm run types`.
+ */
+
+/**
+ * The answer to runtime_drop: exactly one of a result, a skip (skipped-outcome) and an error (raised-outcome, HRN-27), each with the request's seq, echoed unchanged.
+ */
+export type RuntimeDropResponse = RuntimeDropResultOutcome | SkippedOutcome | RaisedOutcome;
+
+/**
+ * The answer to runtime_drop when it succeeded: the request's seq (any JSON value, echoed unchanged) and the result.
+ */
+export interface RuntimeDropResultOutcome {
+  seq: unknown;
+  /**
+   * Nothing.
+   */
+  result: null;
+}
+/**
+ * The answer to any request the harness does not implement: the request's seq (any JSON value, echoed unchanged) and why; the suite reports the check as skipped.
+ */
+export interface SkippedOutcome {
+  seq: unknown;
+  skipped: Skipped;
+}
+/**
+ * The harness does not implement this request; the suite reports the check as skipped.
+ */
+export interface Skipped {
+  /**
+   * Why, for the report (e.g. 'memory is not implemented').
+   */
+  reason: string;
+}
+/**
+ * The answer to a runtime's or a memory compressor's request whose operation raised an error (HRN-27): the request's seq (any JSON value, echoed unchanged) and the error, as the suite rebuilds it; the suite reports the check as errored.
+ */
+export interface RaisedOutcome {
+  seq: unknown;
+  errored: RaisedError;
+}
+/**
+ * An error the operation raised, as the suite rebuilds it (HRN-27): its message, what kind of error it is, and which error it is, so that the same error seen twice (an event's payload and the failed request) is one error in the suite.
+ */
+export interface RaisedError {
+  /**
+   * What went wrong, in one line if possible.
+   */
+  message: string;
+  /**
+   * The implementation's stack trace, or null.
+   */
+  traceback?: string | null;
+  /**
+   * What kind of error, for a check that asks: a bad value, a value of the wrong type, something not found, or an operation the object's state does not allow (null: none of these).
+   */
+  kind?: 'value' | 'type' | 'lookup' | 'state' | null;
+  /**
+   * A name for this error, unique within the harness process: every report of the same error carries the same id.
+   */
+  id?: string | null;
+  /**
+   * The id of the call whose error this is or wraps: an error of one of the suite's objects, passed on.
+   */
+  call?: number | null;
+}
