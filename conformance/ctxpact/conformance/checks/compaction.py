@@ -1199,6 +1199,28 @@ def _tools_mentioning(items: Sequence[JsonValue], path: str) -> list[str]:
     ]
 
 
+def _expect_file_lists(
+    context: CheckContext, items: list[JsonValue], max_items: int, what: str
+) -> None:
+    """Compact *items* padded past *max_items*; the file lists are the summarized items' own.
+
+    The padding (a user message, then assistant messages) puts every item of *items* among
+    the summarized ones; each list must be what FIL-1 .. FIL-7 extract from them.
+    """
+    padding = [user("next"), *(assistant(f"a{i}") for i in range(max(0, max_items - 1)))]
+    snapshot = MemorySnapshot(items=[*items, *padding])
+    context.record(snapshot=snapshot, max_items=max_items)
+    run = _run_subject(context, snapshot, [PLAIN_ANSWER])
+    result = _result_of(context, run, what)
+    summarized = _summarized(context, snapshot, result)
+    for name, reads, actual in (
+        ("readFiles", True, result.read_files),
+        ("modifiedFiles", False, result.modified_files),
+    ):
+        expected = extract_file_operations(summarized, reads=reads)
+        _compare_files(context, name, expected, actual, summarized)
+
+
 def _compare_files(
     context: CheckContext,
     name: str,
@@ -1286,18 +1308,12 @@ def llm_files(context: CheckContext) -> Callable[[], None]:
         tail=[],
     )
     def test(steps: list[JsonValue], tail: list[JsonValue]) -> None:
-        padding = [user("next"), *(assistant(f"a{i}") for i in range(max(0, max_items - 1)))]
-        snapshot = MemorySnapshot(items=[*steps, *tail, *padding])
-        context.record(snapshot=snapshot, max_items=max_items)
-        run = _run_subject(context, snapshot, [PLAIN_ANSWER])
-        result = _result_of(context, run, "for tool calls with odd names or arguments (FIL-1)")
-        summarized = _summarized(context, snapshot, result)
-        for name, reads, actual in (
-            ("readFiles", True, result.read_files),
-            ("modifiedFiles", False, result.modified_files),
-        ):
-            expected = extract_file_operations(summarized, reads=reads)
-            _compare_files(context, name, expected, actual, summarized)
+        _expect_file_lists(
+            context,
+            [*steps, *tail],
+            max_items,
+            "for tool calls with odd names or arguments (FIL-1)",
+        )
 
     return test
 
@@ -2060,18 +2076,12 @@ def llm_files_every_call(context: CheckContext) -> Callable[[], None]:
     max_items, _ = settings
 
     def test() -> None:
-        padding = [user("next"), *(assistant(f"a{i}") for i in range(max(0, max_items - 1)))]
-        snapshot = MemorySnapshot(items=[user("go"), *_CALLS_AFTER_NO_ARGUMENTS, *padding])
-        context.record(snapshot=snapshot, max_items=max_items)
-        run = _run_subject(context, snapshot, [PLAIN_ANSWER])
-        result = _result_of(context, run, "for items of several tool calls (FIL-2)")
-        summarized = _summarized(context, snapshot, result)
-        for name, reads, actual in (
-            ("readFiles", True, result.read_files),
-            ("modifiedFiles", False, result.modified_files),
-        ):
-            expected = extract_file_operations(summarized, reads=reads)
-            _compare_files(context, name, expected, actual, summarized)
+        _expect_file_lists(
+            context,
+            [user("go"), *_CALLS_AFTER_NO_ARGUMENTS],
+            max_items,
+            "for items of several tool calls (FIL-2)",
+        )
 
     return test
 
