@@ -11,7 +11,10 @@ import contextlib
 import functools
 import json
 import re
-from collections.abc import Callable, Sequence
+import shlex
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,6 +32,7 @@ from ctxpact.conformance import (
 )
 from ctxpact.conformance.checks import memory
 from ctxpact.conformance.checks._stateful_support import nesting_depth
+from ctxpact.conformance.harness import HarnessConnection, harness_targets
 from ctxpact.reference.memory import InMemoryAgentMemory, SqliteAgentMemory
 from ctxpact.reference.memory._sqlite_support import Database
 from ctxpact.reference.memory._state import user_input_items
@@ -724,3 +728,47 @@ def test_a_memory_that_refuses_a_null_snapshot_is_told_the_clause_in_words() -> 
         assert result.clause == "MEM-10"
         assert "MEM-10: a null snapshot restores the empty state" in result.message
         assert result.location.endswith("assert snapshot is not None")
+
+
+# -- the same members through a harness (HRN-29, HRN-30) ---------------------------------------
+
+#: The checks that read stored state or give a memory a compressor: through a harness they
+#: open the target on storage the suite names, or build it with the suite's compressor.
+STORAGE_CHECKS = frozenset(
+    {"memory.compressor"}
+    | {check_id for check_id in CHECKS if check_id.startswith("memory.table-")}
+)
+#: Members whose wrong step cannot be reached through the protocol, and why.
+UNREACHABLE_THROUGH_A_HARNESS = {
+    "clears-before-restore": "the only restore that fails is of a snapshot holding a set, "
+    "which the protocol cannot carry: the proxy refuses it before the harness sees it",
+}
+ZOO_HARNESS = Path(__file__).with_name("zoo_harness.py")
+
+
+@pytest.fixture(scope="module")
+def zoo_harness() -> Iterator[dict[str, Target]]:
+    command = shlex.join([sys.executable, str(ZOO_HARNESS)])
+    with HarnessConnection(command, validate=True) as connection:
+        yield {target.name.split(":", 1)[1]: target for target in harness_targets(connection)}
+
+
+@pytest.mark.parametrize(
+    "wrong", [w for w in ZOO if w.caught_by in STORAGE_CHECKS], ids=lambda wrong: wrong.name
+)
+def test_the_member_is_caught_through_a_harness(
+    wrong: WrongMemory, zoo_harness: dict[str, Target]
+) -> None:
+    target = zoo_harness[f"memory-{wrong.name}"]
+    result = run_check(
+        CHECKS[wrong.caught_by],
+        factory=target.factory,
+        claims=target.claims,
+        options=target.options,
+        settings=QUICK,
+    )
+    if wrong.name in UNREACHABLE_THROUGH_A_HARNESS:
+        assert result.outcome is Outcome.PASS, result.message
+        return
+    assert result.outcome is Outcome.FAIL, result.message
+    assert wrong.reason in result.message, result.message

@@ -13,9 +13,11 @@ import itertools
 import json
 import os
 import re
+import shlex
 import sqlite3
+import sys
 import urllib.parse
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,6 +36,7 @@ from ctxpact.conformance import (
 )
 from ctxpact.conformance.checks import store
 from ctxpact.conformance.checks._stateful_support import nesting_depth
+from ctxpact.conformance.harness import HarnessConnection, harness_targets
 from ctxpact.reference.memory._sqlite_support import Database
 from ctxpact.reference.session import (
     DEFAULT_SESSION_TABLE,
@@ -749,3 +752,74 @@ def test_the_reference_stores_pass(target_name: str, check_id: str) -> None:
 def test_every_store_check_runs_on_some_reference_store(check_id: str) -> None:
     outcomes = {_reference_result(name, check_id).outcome for name in _store_targets()}
     assert Outcome.PASS in outcomes
+
+
+# -- the same members through a harness (HRN-29) -----------------------------------------------
+
+#: The checks that read what a store stored: through a harness they open the target on a
+#: database or a directory the suite names. (store.interrupted-save injects its faults into
+#: this process's file-system calls, so it checks in-process stores only.)
+STORAGE_CHECKS = frozenset(
+    {
+        "store.documents-valid",
+        "store.documents-defaults",
+        "store.corrupt-document",
+        "store.file-names",
+        "store.file-atomic",
+        "store.file-hygiene",
+        "store.table-rows",
+    }
+)
+#: Members whose wrong step cannot be reached through the protocol, and why.
+UNREACHABLE_THROUGH_A_HARNESS = {
+    "leaves-its-transaction-open": "it leaves a transaction open on a borrowed connection, "
+    "and a harness's store is opened by address: it borrows nothing from the suite",
+}
+ZOO_HARNESS = Path(__file__).with_name("zoo_harness.py")
+
+
+@pytest.fixture(scope="module")
+def zoo_harness() -> Iterator[dict[str, Target]]:
+    command = shlex.join([sys.executable, str(ZOO_HARNESS)])
+    with HarnessConnection(command, validate=True) as connection:
+        yield {target.name.split(":", 1)[1]: target for target in harness_targets(connection)}
+
+
+def test_the_storage_checks_are_those_that_skip_a_store_kept_in_memory(
+    zoo_harness: dict[str, Target],
+) -> None:
+    target = zoo_harness["store-takes-blank-ids"]  # an InMemorySessionStore underneath
+    skipped = {
+        check.id
+        for check in store.CHECKS
+        if run_check(check, factory=target.factory, claims=CLAIMS, settings=QUICK).outcome
+        is Outcome.SKIP
+    }
+    assert skipped == STORAGE_CHECKS | {"store.interrupted-save"}
+
+
+@pytest.mark.parametrize(
+    "wrong", [w for w in ZOO if w.caught_by in STORAGE_CHECKS], ids=lambda wrong: wrong.name
+)
+def test_the_member_is_caught_through_a_harness(
+    wrong: WrongStore, zoo_harness: dict[str, Target]
+) -> None:
+    target = zoo_harness[f"store-{wrong.name}"]
+    result = run_check(
+        CHECKS[wrong.caught_by],
+        factory=target.factory,
+        claims=target.claims,
+        options=target.options,
+        settings=QUICK,
+    )
+    if wrong.name in UNREACHABLE_THROUGH_A_HARNESS:
+        assert result.outcome is Outcome.PASS, result.message
+        return
+    if wrong.reason.endswith("Error"):
+        # It raises where the check expects a result. In process that fails the check; an
+        # error a harness reports is the check's error, naming the implementation's own.
+        assert result.outcome is Outcome.ERROR, result.message
+        assert "the harness answered errored" in result.message
+    else:
+        assert result.outcome is Outcome.FAIL, result.message
+    assert wrong.reason in result.message, result.message

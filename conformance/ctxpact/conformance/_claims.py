@@ -150,6 +150,22 @@ OPTIONS: tuple[OptionSpec, ...] = (
         '"windowed"',
     ),
     _option(
+        "storage",
+        Component.AGENT_MEMORY,
+        (Claim.EXACT,),
+        "where the memory keeps its state: sqlite or postgresql (a harness's target declares "
+        "it, HRN-29; in process it limits the databases offered, found by behaviour without it)",
+        '"sqlite"',
+    ),
+    _option(
+        "storage",
+        Component.SESSION_STORE,
+        (Claim.GENERIC,),
+        "where the store keeps its sessions: sqlite, postgresql or directory (a harness's target "
+        "declares it, HRN-29; in process it limits the databases offered)",
+        '"directory"',
+    ),
+    _option(
         "max_steps",
         Component.RUNTIME,
         (Claim.GENERIC,),

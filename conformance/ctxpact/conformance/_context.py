@@ -6,7 +6,7 @@ import enum
 import re
 import sys
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any, Final, cast
+from typing import Any, ClassVar, Final, cast
 
 import attrs
 from hypothesis import settings
@@ -44,7 +44,14 @@ class CheckTimeout(BaseException):
 
 
 class SubjectError(CtxpactError):
-    """The implementation could not be exercised: its factory raised, or its harness failed."""
+    """The implementation could not be exercised: its factory raised, or its harness failed.
+
+    An error a harness reports for an operation is one too (the check is reported ``error``),
+    but the implementation raised it: a check that expected an error judges it like any other.
+    """
+
+    #: Whether the implementation itself raised it, inside a harness.
+    raised_by_implementation: ClassVar[bool] = False
 
 
 class SkipCheck(CtxpactError):  # noqa: N818 - a signal, like pytest's Skipped
@@ -140,7 +147,9 @@ class CheckContext:
             # subject; when what was caught is a skip or a fault of the implementation's
             # harness, that is the outcome, not a finding against the clause.
             handling = sys.exc_info()[1]
-            if isinstance(handling, SkipCheck | SubjectError):
+            if isinstance(handling, SkipCheck) or (
+                isinstance(handling, SubjectError) and not handling.raised_by_implementation
+            ):
                 raise handling
             failure = CheckFailure(message)
             failure.example = (self.example, list(self.steps))

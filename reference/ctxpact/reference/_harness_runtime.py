@@ -140,6 +140,14 @@ class RemotePolicy(_Remote):
         return from_json(CompactResult, self._call("compact", to_json(snapshot)))
 
 
+class RemoteCompressor(_Remote):
+    """The suite's memory compressor, given to a memory it builds (HRN-30)."""
+
+    def compress(self, snapshot: MemorySnapshot) -> MemorySnapshot:
+        """The suite's compression of *snapshot*."""
+        return from_json(MemorySnapshot, self._call("compress", to_json(snapshot)))
+
+
 class RemoteStore(_Remote):
     """The suite's session store (the methods of HRN-16)."""
 
@@ -205,6 +213,7 @@ def _suite_call(error: BaseException) -> int | None:
 
 def _kind(error: BaseException) -> str | None:
     for kind, builtin in (
+        ("timeout", TimeoutError),
         ("lookup", LookupError),
         ("type", TypeError),
         ("value", ValueError),

@@ -28,6 +28,7 @@ from ctxpact.reference._functions import SpecFunctions
 from ctxpact.reference._harness_runtime import (
     Caller,
     ErrorNames,
+    RemoteCompressor,
     RemotePolicy,
     SuiteCallError,
     call_session,
@@ -71,6 +72,7 @@ from ctxpact.spec import (
     CtxpactError,
     JsonObject,
     JsonValue,
+    MemoryCompressor,
     MemorySnapshot,
     ModelClient,
     ModelPrompt,
@@ -189,9 +191,11 @@ class ServedTarget:
     claims: tuple[str, ...]
     factory: Callable[..., object] = field(eq=False)
     options: JsonObject = field(factory=dict)
-    #: Opens the target's persistent form on a ``storage`` document (HRN-29), or ``None``
-    #: for a target that keeps nothing.
-    opener: Callable[[JsonObject], object] | None = field(default=None, eq=False)
+    #: Opens the target's persistent form on a ``storage`` document (HRN-29) with a
+    #: compressor or ``None``, or is ``None`` for a target that keeps nothing.
+    opener: Callable[[JsonObject, object], object] | None = field(default=None, eq=False)
+    #: Whether ``factory`` takes a ``compressor`` keyword (a memory, HRN-30).
+    compressing: bool = False
 
     def declaration(self) -> JsonObject:
         """The target's entry in the start response."""
@@ -235,15 +239,35 @@ def _table(storage: JsonObject, default: str) -> str:
     return default if table is None else cast("str", table)
 
 
-def _open_sqlite_memory(storage: JsonObject) -> SqliteAgentMemory:
-    session_id = cast("str", storage.get("sessionId"))
+def _busy_timeout(storage: JsonObject) -> float | None:
+    timeout = storage.get("busyTimeout")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)):
+        raise HarnessRequestError(f"Expected a number storage.busyTimeout but got {timeout!r}")
+    return timeout
+
+
+def _open_sqlite_memory(storage: JsonObject, compressor: object) -> SqliteAgentMemory:
+    # The session id and the table go through as sent: refusing a bad one is the memory's
+    # rule (MEM-15, MEM-16), which the checks look at.
     return SqliteAgentMemory(
-        _address(storage), session_id, table=_table(storage, DEFAULT_MEMORY_TABLE)
+        _address(storage),
+        cast("str", storage.get("sessionId")),
+        table=_table(storage, DEFAULT_MEMORY_TABLE),
+        compressor=cast("MemoryCompressor | None", compressor),
+        busy_timeout=_busy_timeout(storage),
     )
 
 
-def _open_sqlite_store(storage: JsonObject) -> SqliteSessionStore:
-    return SqliteSessionStore(_address(storage), table=_table(storage, DEFAULT_SESSION_TABLE))
+def _open_sqlite_store(storage: JsonObject, _compressor: object) -> SqliteSessionStore:
+    return SqliteSessionStore(
+        _address(storage),
+        table=_table(storage, DEFAULT_SESSION_TABLE),
+        busy_timeout=_busy_timeout(storage),
+    )
+
+
+def _open_file_store(storage: JsonObject, _compressor: object) -> FileSessionStore:
+    return FileSessionStore(_address(storage))
 
 
 def _adapter(*args: object) -> CompactPolicyMemoryCompressor:
@@ -301,13 +325,18 @@ def reference_targets(file_stores: Callable[[], FileSessionStore]) -> tuple[Serv
             component="agent-memory",
             claims=exact,
             factory=InMemoryAgentMemory,
+            compressing=True,
         ),
         ServedTarget(
             name="SqliteAgentMemory",
             component="agent-memory",
             claims=exact,
-            factory=lambda: SqliteAgentMemory(":memory:", "conformance"),
+            factory=lambda compressor=None: SqliteAgentMemory(
+                ":memory:", "conformance", compressor=compressor
+            ),
+            options={"storage": "sqlite"},
             opener=_open_sqlite_memory,
+            compressing=True,
         ),
         ServedTarget(
             name="parse_structured_summary",
@@ -326,13 +355,15 @@ def reference_targets(file_stores: Callable[[], FileSessionStore]) -> tuple[Serv
             component="session-store",
             claims=("generic",),
             factory=file_stores,
-            opener=lambda storage: FileSessionStore(_address(storage)),
+            options={"storage": "directory"},
+            opener=_open_file_store,
         ),
         ServedTarget(
             name="SqliteSessionStore",
             component="session-store",
             claims=("generic",),
             factory=lambda: SqliteSessionStore(":memory:"),
+            options={"storage": "sqlite"},
             opener=_open_sqlite_store,
         ),
         ServedTarget(
@@ -530,8 +561,9 @@ class Harness:
         except HarnessSkip as skip:
             return {"seq": seq, "skipped": {"reason": str(skip)}}
         except Exception as error:  # noqa: BLE001 - every failure is answered, not raised
-            if isinstance(command, str) and command.startswith(("runtime_", "compressor_")):
-                # A runtime's errors are named, so that the suite sees one error once (HRN-27).
+            if isinstance(command, str) and command.startswith(_RAISING):
+                # Named errors with their kind, so that the suite sees one error once and a
+                # compressor's error passed on as its own (HRN-27, HRN-30).
                 return {
                     "seq": seq,
                     "errored": self._errors.document(error, traceback.format_exc()),
@@ -669,7 +701,22 @@ class Harness:
                 )
 
     def _new(self, request: JsonObject, kind: str, component: str) -> JsonValue:
-        return self._hold(kind, self._target(request, component).factory())
+        target = self._target(request, component)
+        compressor = self._compressor(request, target)
+        if compressor is None:
+            return self._hold(kind, target.factory())
+        return self._hold(kind, target.factory(compressor=compressor))
+
+    def _compressor(self, request: JsonObject, target: ServedTarget) -> RemoteCompressor | None:
+        """The suite's compressor a memory request names (HRN-30), or ``None``."""
+        name = request.get("compressor")
+        if name is None:
+            return None
+        if not isinstance(name, str):
+            raise HarnessRequestError(f"Expected a string compressor but got {name!r}")
+        if not target.compressing:
+            raise HarnessSkip(f"{target.name} takes no compressor")
+        return RemoteCompressor(self._call_suite, name)
 
     def _hold(self, kind: str, held: object) -> JsonValue:
         """Keep *held* behind a new handle of *kind* (HRN-15); the ``{"handle"}`` result."""
@@ -681,7 +728,8 @@ class Harness:
         target = self._target(request, component)
         if target.opener is None:
             raise HarnessSkip(f"{target.name} keeps nothing to open again")
-        return self._hold(kind, target.opener(_object(request, "storage")))
+        compressor = self._compressor(request, target)
+        return self._hold(kind, target.opener(_object(request, "storage"), compressor))
 
     def _held(self, request: JsonObject, kind: str) -> object:
         handle = _text(request, "handle")
@@ -706,6 +754,11 @@ class Harness:
     def _stop(self, _: JsonObject) -> JsonValue:
         self.stopped = True
         return None
+
+
+#: The commands whose errors are RaisedErrors (HRN-27): a runtime's, a compressor's, and a
+#: memory's or a store's, whose compressor or database errors a check may ask the kind of.
+_RAISING = ("runtime_", "compressor_", "memory_", "store_")
 
 
 def _call_held_memory(held: object, method: str, args: Sequence[JsonValue]) -> JsonValue:

@@ -10,6 +10,12 @@ gets a new schema there, dropped afterwards).
 
 The spec fixes no column layout, so the checks find a stored value by a marker they put into
 it, in whichever text column holds it.
+
+A target a harness serves is checked the same way (HRN-29): it declares where its persistent
+form keeps its state (the ``storage`` option), the suite makes a fresh place of that kind and
+has the harness open new instances on it by address (a file path or a conninfo: nothing is
+borrowed across a process boundary), and reads and damages what they stored through its own
+connection, exactly as in process.
 """
 
 from __future__ import annotations
@@ -23,10 +29,15 @@ import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
+
+from ctxpact.conformance._context import SkipCheck, SubjectError
+from ctxpact.spec import JsonObject
 
 #: The environment variable naming the PostgreSQL server the checks may create schemas on.
 POSTGRES_DSN_VARIABLE = "CTXPACT_POSTGRES_DSN"
+#: Where a harness target's persistent form keeps its state (the ``storage`` option, HRN-29).
+STORAGE_KINDS = ("sqlite", "postgresql", "directory")
 
 #: A row of a table: each column's value as text (a ``bytea`` key as its UTF-8), and as stored.
 Row = tuple[dict[str, object], dict[str, object]]
@@ -352,9 +363,14 @@ def storages() -> list[Storage]:
     return known
 
 
-def storage_of(build: Callable[[object], object]) -> Storage | None:
-    """The storage whose fresh database *build* (a constructor call) accepts, or ``None``."""
+def storage_of(build: Callable[[object], object], kind: object = None) -> Storage | None:
+    """The storage whose fresh database *build* (a constructor call) accepts, or ``None``.
+
+    *kind*, the target's ``storage`` option when it has one, names the only kind offered.
+    """
     for storage in storages():
+        if kind is not None and storage.name.lower() != kind:
+            continue
         with storage.database() as database:
             try:
                 built = build(database.handle)
@@ -365,3 +381,113 @@ def storage_of(build: Callable[[object], object]) -> Storage | None:
                 close()
             return storage
     return None
+
+
+# -- targets a harness serves (HRN-29, HRN-30) ----------------------------------------------
+
+
+@runtime_checkable
+class Remote(Protocol):
+    """A subject living in a harness, which makes new instances of its target on request."""
+
+    def new_instance(
+        self,
+        storage: JsonObject | None = None,
+        compressor: object | None = None,
+    ) -> Any:  # noqa: ANN401 - the component's own type
+        """Another instance, created (or opened on *storage*) now, with *compressor*."""
+        ...
+
+
+def raised_message(error: BaseException) -> str:
+    """What *error* says of itself: for an error a harness reported, the harness's own message.
+
+    The suite's text around it quotes the request, and so every argument sent: a check of
+    what an error names must read only what the implementation wrote.
+    """
+    message = getattr(error, "message", None)
+    if isinstance(error, SubjectError) and isinstance(message, str):
+        return message
+    return str(error)
+
+
+class _AddressOnly(Storage):
+    """A kind of database whose every fresh database is an address a harness opens."""
+
+    def __init__(self, inner: Storage) -> None:
+        self.inner = inner
+        self.name = inner.name
+        # Across a process boundary only the message tells the database's errors apart.
+        self.driver_error = Exception
+
+    def database(self, *, address: bool = False) -> contextlib.AbstractContextManager[Database]:  # noqa: ARG002 - always one
+        return self.inner.database(address=True)
+
+    def unopenable(self) -> tuple[object, str]:
+        return self.inner.unopenable()
+
+    def held(self, database: Database, table: str) -> contextlib.AbstractContextManager[None]:
+        return self.inner.held(database, table)
+
+    def untouched(self) -> contextlib.AbstractContextManager[tuple[object, Callable[[], bool]]]:
+        return self.inner.untouched()
+
+
+def declared_storage(options: Any, what: str) -> str:  # noqa: ANN401 - the target's options
+    """The ``storage`` a harness target declares (HRN-29); a skip when it declares none."""
+    kind = options.get("storage")
+    if kind is None:
+        raise SkipCheck(
+            f"the harness's {what} declares no storage option: it keeps nothing the suite "
+            "can open again (HRN-29)"
+        )
+    if kind not in STORAGE_KINDS:
+        raise SkipCheck(f"the harness's {what} declares an unknown storage {kind!r}")
+    return str(kind)
+
+
+def remote_storage(kind: str) -> Storage:
+    """The databases of *kind* (``sqlite`` or ``postgresql``), offered to a harness by address."""
+    for storage in storages():
+        if storage.name.lower() == kind:
+            return _AddressOnly(storage)
+    raise SkipCheck(
+        f"the harness's target keeps its state in {kind}, which the suite cannot make here; "
+        f"set {POSTGRES_DSN_VARIABLE} to check it"
+    )
+
+
+def remote_memory_builder(subject: Remote) -> Callable[..., Any]:
+    """A constructor of the harness's memories, called as ``cls(database, session_id, ...)``."""
+
+    def build(
+        database: object,
+        session_id: str,
+        *,
+        table: str | None = None,
+        compressor: object | None = None,
+        busy_timeout: float | None = None,
+    ) -> Any:  # noqa: ANN401 - the component's own type
+        storage: JsonObject = {
+            "address": str(database),
+            "sessionId": session_id,
+            "table": table,
+            "busyTimeout": busy_timeout,
+        }
+        return subject.new_instance(storage, compressor)
+
+    return build
+
+
+def remote_store_builder(subject: Remote) -> Callable[..., Any]:
+    """A constructor of the harness's stores, called as ``cls(database_or_directory, ...)``."""
+
+    def build(
+        database: object, *, table: str | None = None, busy_timeout: float | None = None
+    ) -> Any:  # noqa: ANN401 - the component's own type
+        storage: JsonObject = {"address": str(database), "table": table}
+        if busy_timeout is not None:
+            storage["busyTimeout"] = busy_timeout
+        return subject.new_instance(storage)
+
+    return build

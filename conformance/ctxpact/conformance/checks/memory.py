@@ -50,7 +50,12 @@ from ctxpact.conformance.checks._stateful_support import (
 )
 from ctxpact.conformance.checks._storage import (
     POSTGRES_DSN_VARIABLE,
+    Remote,
     Storage,
+    declared_storage,
+    raised_message,
+    remote_memory_builder,
+    remote_storage,
     storage_of,
     storages,
 )
@@ -1007,10 +1012,16 @@ def _memory_with(
     """A new memory of the subject's class with *compressor*, built by MEM-14 or MEM-15."""
     subject = context.subject()
     cls: Any = type(subject)
-    if isinstance(subject, TableMemory):
+    if isinstance(subject, TableMemory) or (
+        isinstance(subject, Remote) and context.options.get("storage") is not None
+    ):
         cls, storage = _table_class(context)
         with storage.database() as database:
             yield cls(database.handle, "conformance", compressor=compressor)
+        return
+    if isinstance(subject, Remote):
+        # A harness's memory gets the suite's compressor by name and calls it back (HRN-30).
+        yield subject.new_instance(compressor=compressor)
         return
     if not isinstance(subject, CompressingMemory):
         raise SkipCheck(
@@ -1111,15 +1122,22 @@ def _outcome(memory: AgentMemory, operation: Operation) -> Exception | None:
 
 
 def _table_class(context: CheckContext) -> tuple[Any, Storage]:
-    """The class of a memory kept in a table, and the kind of database it takes."""
+    """The class of a memory kept in a table, and the kind of database it takes.
+
+    For a harness's memory, a constructor that opens one in the harness on the database the
+    suite made, of the kind the target declares (HRN-29), which it can only name by address.
+    """
     subject = context.subject()
+    if isinstance(subject, Remote):
+        kind = declared_storage(context.options, "memory")
+        return remote_memory_builder(subject), remote_storage(kind)
     if not isinstance(subject, TableMemory):
         raise SkipCheck(
             f"{type(subject).__name__} is not a memory kept in a table (no session_id and table)"
         )
     _close(subject)
     cls: Any = type(subject)
-    storage = storage_of(lambda handle: cls(handle, "probe"))
+    storage = storage_of(lambda handle: cls(handle, "probe"), context.options.get("storage"))
     if storage is None:
         known = ", ".join(kind.name for kind in storages())
         raise SkipCheck(
@@ -1368,7 +1386,7 @@ def _expect_corrupt(context: CheckContext, memory: AgentMemory, corruption: str)
         try:
             value = getattr(memory, name)()
         except Exception as error:  # noqa: BLE001 - the error expected; its message is checked
-            message = str(error)
+            message = raised_message(error)
             context.expect(
                 "corrupt_rows" in message and "session-q7" in message,
                 f"{name}() raised for {corruption} without naming the table 'corrupt_rows' "
@@ -1399,7 +1417,7 @@ def table_errors(context: CheckContext) -> Callable[[], None]:
             _close(cls(unopenable, "s-1"))
         except Exception as error:  # noqa: BLE001 - the refusal is checked
             context.expect(
-                isinstance(error, driver) and name in str(error),
+                isinstance(error, driver) and name in raised_message(error),
                 f"opening {name} failed without naming it as a {driver.__module__} "
                 f"{driver.__name__}: {type(error).__name__}: {error}",
             )
@@ -1420,7 +1438,7 @@ def table_errors(context: CheckContext) -> Callable[[], None]:
                     context.expect(
                         isinstance(error, driver)
                         and isinstance(error, TimeoutError)
-                        and database.label in str(error),
+                        and database.label in raised_message(error),
                         "a locked database failed without a TimeoutError naming it: "
                         f"{type(error).__name__}: {error}",
                     )

@@ -35,6 +35,7 @@ from ctxpact.conformance.harness._errors import (
     HarnessTimeoutError,
     HarnessTypeError,
     HarnessValueError,
+    HarnessWaitError,
 )
 from ctxpact.conformance.harness._process import (
     DEFAULT_MAX_LINE_BYTES,
@@ -82,6 +83,7 @@ __all__ = [
     "HarnessTimeoutError",
     "HarnessTypeError",
     "HarnessValueError",
+    "HarnessWaitError",
     "MemoryCompressorProxy",
     "ProjectorProxy",
     "RuntimeSessionProxy",

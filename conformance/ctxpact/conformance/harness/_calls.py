@@ -161,6 +161,14 @@ def _compacted(_objects: SuiteObjects, obj: object, args: list[JsonValue]) -> Js
     return to_json(result)
 
 
+def _compressed(_objects: SuiteObjects, obj: object, args: list[JsonValue]) -> JsonValue:
+    (snapshot,) = args
+    result = obj.compress(from_json(MemorySnapshot, snapshot))  # type: ignore[attr-defined] # a compressor
+    if not isinstance(result, MemorySnapshot):
+        raise TypeError(f"the compressor returned a {type(result).__name__}, not a MemorySnapshot")
+    return to_json(result)
+
+
 def _tool(_objects: SuiteObjects, obj: object, args: list[JsonValue]) -> JsonValue:
     (arguments,) = args
     return obj(arguments)  # type: ignore[no-any-return,operator] # a tool
@@ -199,6 +207,7 @@ _DISPATCH: dict[tuple[str, str], _Dispatch] = {
     ("projector", "project"): _projected,
     ("policy", "should_compact"): _decided,
     ("policy", "compact"): _compacted,
+    ("compressor", "compress"): _compressed,
     ("tool", "call"): _tool,
     ("listener", "event"): _event,
     ("hook", "lifecycle"): _lifecycle,

@@ -66,6 +66,8 @@ class HarnessOperationError(SubjectError, CtxpactError):
     the message shows the smallest request found that makes the implementation raise.
     """
 
+    raised_by_implementation = True
+
     def __init__(self, request: str, message: str, traceback: str | None) -> None:
         self.request = request
         self.message = message
@@ -104,6 +106,14 @@ class HarnessStateError(HarnessOperationError, RuntimeError):
     """An ``errored`` answer of kind ``state``: the object's state does not allow it."""
 
 
+class HarnessWaitError(HarnessOperationError, TimeoutError):
+    """An ``errored`` answer of kind ``timeout``: the implementation gave up waiting.
+
+    A database another connection held past the implementation's own busy timeout (MEM-21)
+    is one; a harness that does not answer in time is a :class:`HarnessTimeoutError` instead.
+    """
+
+
 #: The error the suite raises for each kind of a raised error (HRN-27).
 RAISED_KINDS: dict[str | None, type[HarnessOperationError]] = {
     None: HarnessOperationError,
@@ -111,4 +121,5 @@ RAISED_KINDS: dict[str | None, type[HarnessOperationError]] = {
     "type": HarnessTypeError,
     "lookup": HarnessLookupError,
     "state": HarnessStateError,
+    "timeout": HarnessWaitError,
 }

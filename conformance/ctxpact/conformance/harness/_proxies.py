@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
-from typing import cast
+from typing import Self, cast
 
-from ctxpact.conformance.harness._calls import CallingProxy
+from ctxpact.conformance.harness._calls import CallingProxy, SuiteObjects
 from ctxpact.conformance.harness._connection import HarnessConnection
 from ctxpact.conformance.harness._errors import HarnessProtocolError
 from ctxpact.reference import checked_snapshot, checked_text, projection_arguments
@@ -291,7 +291,8 @@ class _Held:
 
     With *storage* (HRN-29) it is opened on stored state with ``memory_open`` or
     ``store_open`` instead of created empty; :meth:`close` drops it, which closes it, so that
-    another one opened on the same storage sees what it left.
+    another one opened on the same storage sees what it left. A memory may be given a
+    *compressor* of the suite's, which the harness calls back (HRN-30).
     """
 
     _new: str
@@ -300,14 +301,38 @@ class _Held:
     _drop: str
 
     def __init__(
-        self, connection: HarnessConnection, target: str, storage: JsonObject | None = None
+        self,
+        connection: HarnessConnection,
+        target: str,
+        storage: JsonObject | None = None,
+        compressor: object | None = None,
     ) -> None:
         self._connection = connection
         self._target = target
         self._storage = storage
+        self._objects = SuiteObjects()
+        self._parts: JsonObject = (
+            {}
+            if compressor is None
+            else {"compressor": self._objects.name("compressor", compressor)}
+        )
         self._handle: str | None = None
         self._generation = 0
         self._finalizer: weakref.finalize[..., _Held] | None = None
+
+    def new_instance(
+        self, storage: JsonObject | None = None, compressor: object | None = None
+    ) -> Self:
+        """Another object of the same target, created or opened in the harness now.
+
+        *storage* opens the target's persistent form on the place it names (HRN-29); a
+        *compressor* is given to a memory (HRN-30). What the harness refuses is raised here,
+        as a constructor raises; ``skipped`` (a target that keeps nothing or takes no
+        compressor) raises :class:`~ctxpact.conformance.harness.HarnessSkippedError`.
+        """
+        made = type(self)(self._connection, self._target, storage, compressor)
+        made._created()  # noqa: SLF001 - an object of this class
+        return made
 
     def close(self) -> None:
         """Drop the object in the harness now (its storage is closed); idempotent."""
@@ -316,28 +341,44 @@ class _Held:
             if self._generation == self._connection.generation:
                 self._connection.request(self._drop, {"handle": self._handle})
 
+    def _created(self) -> str:
+        if self._handle is not None:
+            return self._handle
+        members: JsonObject = {"target": self._target, **self._parts}
+        if self._storage is None:
+            created = self._request(self._new, members)
+        else:
+            created = self._request(self._open, {**members, "storage": self._storage})
+        handle = created.get("handle") if isinstance(created, dict) else None
+        if not isinstance(handle, str):
+            raise self._connection.invalid_result("an object with a string handle", created)
+        self._handle, self._generation = handle, self._connection.generation
+        self._finalizer = weakref.finalize(
+            self, self._connection.forget, self._drop, handle, self._generation
+        )
+        return handle
+
+    def _request(
+        self, command: str, members: JsonObject, generation: int | None = None
+    ) -> JsonValue:
+        # The harness may call the suite's compressor back while it answers (HRN-24), and
+        # its errors are rebuilt with their kind, a compressor's as the compressor's own.
+        return self._connection.request(
+            command,
+            members,
+            generation=generation,
+            on_call=self._objects.answer,
+            raised=self._objects.error,
+        )
+
     def _invoke(self, method: str, *args: JsonValue) -> JsonValue:
-        if self._handle is None:
-            created = (
-                self._connection.request(self._new, {"target": self._target})
-                if self._storage is None
-                else self._connection.request(
-                    self._open, {"target": self._target, "storage": self._storage}
-                )
-            )
-            handle = created.get("handle") if isinstance(created, dict) else None
-            if not isinstance(handle, str):
-                raise self._connection.invalid_result("an object with a string handle", created)
-            self._handle, self._generation = handle, self._connection.generation
-            self._finalizer = weakref.finalize(
-                self, self._connection.forget, self._drop, handle, self._generation
-            )
+        handle = self._created()
         # Each argument arrives copied (and checked) by the method that sends it: an item,
         # a list of items or a record document, each nested as JSON-17 allows.
-        return self._connection.request(
+        return self._request(
             self._call,
-            {"handle": self._handle, "method": method, "args": list(args)},
-            generation=self._generation,
+            {"handle": handle, "method": method, "args": list(args)},
+            self._generation,
         )
 
     def __repr__(self) -> str:

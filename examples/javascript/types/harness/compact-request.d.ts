@@ -68,6 +68,10 @@ export interface TargetOptions {
    */
   args?: unknown[];
   /**
+   * Where an agent memory's or a session store's persistent form keeps its state, for memory_open and store_open (HRN-29): an SQLite database file, a PostgreSQL database (the suite passes a conninfo), or a directory of files (a store, SES-13). Absent: the target keeps nothing the suite can open again.
+   */
+  storage?: 'sqlite' | 'postgresql' | 'directory';
+  /**
    * false for a runtime without a step bound (RUN-9 is a MAY); absent: the runtime has one.
    */
   maxSteps?: false;

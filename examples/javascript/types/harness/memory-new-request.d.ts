@@ -17,4 +17,8 @@ export interface MemoryNewRequest {
    * The name of one of the targets the harness declared in its start response.
    */
   target: string;
+  /**
+   * The name of one of the suite's objects, a memory compressor the memory calls back after each add that appends (compress [MemorySnapshot] -> a MemorySnapshot document; HRN-30), or null for none. A target that takes no compressor answers skipped.
+   */
+  compressor?: string | null;
 }

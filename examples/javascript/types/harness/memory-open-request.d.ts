@@ -26,12 +26,20 @@ export interface MemoryOpenRequest {
      */
     address: string;
     /**
-     * The session whose state the memory holds (MEM-15).
+     * The session whose state the memory holds; a blank one is the target's to refuse (MEM-15), and a check sends one on purpose.
      */
     sessionId: string;
     /**
-     * The table the state is kept in, or null for the target's default.
+     * The table the state is kept in, or null for the target's default; a name MEM-16 refuses is the target's to refuse, and a check sends some on purpose.
      */
     table?: string | null;
+    /**
+     * The seconds an operation waits for a database another connection holds before it fails (MEM-21, MEM-27), or null for the target's default.
+     */
+    busyTimeout?: number | null;
   };
+  /**
+   * The name of one of the suite's objects, a memory compressor the memory calls back after each add that appends (compress [MemorySnapshot] -> a MemorySnapshot document; HRN-30), or null for none. A target that takes no compressor answers skipped.
+   */
+  compressor?: string | null;
 }

@@ -33,7 +33,7 @@ export interface Skipped {
   reason: string;
 }
 /**
- * The answer to a runtime's or a memory compressor's request whose operation raised an error (HRN-27): the request's seq (any JSON value, echoed unchanged) and the error, as the suite rebuilds it; the suite reports the check as errored.
+ * The answer to a request of a runtime, a memory compressor, a memory or a session store whose operation raised an error (HRN-27): the request's seq (any JSON value, echoed unchanged) and the error, as the suite rebuilds it; a check that expects the error reads its kind and message, any other check is reported as errored.
  */
 export interface RaisedOutcome {
   seq: unknown;
@@ -52,9 +52,9 @@ export interface RaisedError {
    */
   traceback?: string | null;
   /**
-   * What kind of error, for a check that asks: a bad value, a value of the wrong type, something not found, or an operation the object's state does not allow (null: none of these).
+   * What kind of error, for a check that asks: a bad value, a value of the wrong type, something not found, an operation the object's state does not allow, or a wait that ran out (a database another connection held past the busy timeout, MEM-21) (null: none of these).
    */
-  kind?: 'value' | 'type' | 'lookup' | 'state' | null;
+  kind?: 'value' | 'type' | 'lookup' | 'state' | 'timeout' | null;
   /**
    * A name for this error, unique within the harness process: every report of the same error carries the same id.
    */

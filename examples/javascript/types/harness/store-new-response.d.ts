@@ -5,9 +5,9 @@
  */
 
 /**
- * The answer to store_new: exactly one of a result, a skip (skipped-outcome) and an error (errored-outcome), each with the request's seq, echoed unchanged.
+ * The answer to store_new: exactly one of a result, a skip (skipped-outcome) and an error (raised-outcome, HRN-27), each with the request's seq, echoed unchanged.
  */
-export type StoreNewResponse = StoreNewResultOutcome | SkippedOutcome | ErroredOutcome;
+export type StoreNewResponse = StoreNewResultOutcome | SkippedOutcome | RaisedOutcome;
 
 /**
  * The answer to store_new when it succeeded: the request's seq (any JSON value, echoed unchanged) and the result.
@@ -45,16 +45,16 @@ export interface Skipped {
   reason: string;
 }
 /**
- * The answer to a request whose operation raised an error inside the harness: the request's seq (any JSON value, echoed unchanged) and the error; the suite reports the check as errored.
+ * The answer to a request of a runtime, a memory compressor, a memory or a session store whose operation raised an error (HRN-27): the request's seq (any JSON value, echoed unchanged) and the error, as the suite rebuilds it; a check that expects the error reads its kind and message, any other check is reported as errored.
  */
-export interface ErroredOutcome {
+export interface RaisedOutcome {
   seq: unknown;
-  errored: Errored;
+  errored: RaisedError;
 }
 /**
- * The operation raised an error inside the harness; the suite reports the check as errored.
+ * An error the operation raised, as the suite rebuilds it (HRN-27): its message, what kind of error it is, and which error it is, so that the same error seen twice (an event's payload and the failed request) is one error in the suite.
  */
-export interface Errored {
+export interface RaisedError {
   /**
    * What went wrong, in one line if possible.
    */
@@ -63,4 +63,16 @@ export interface Errored {
    * The implementation's stack trace, or null.
    */
   traceback?: string | null;
+  /**
+   * What kind of error, for a check that asks: a bad value, a value of the wrong type, something not found, an operation the object's state does not allow, or a wait that ran out (a database another connection held past the busy timeout, MEM-21) (null: none of these).
+   */
+  kind?: 'value' | 'type' | 'lookup' | 'state' | 'timeout' | null;
+  /**
+   * A name for this error, unique within the harness process: every report of the same error carries the same id.
+   */
+  id?: string | null;
+  /**
+   * The id of the call whose error this is or wraps: an error of one of the suite's objects, passed on.
+   */
+  call?: number | null;
 }

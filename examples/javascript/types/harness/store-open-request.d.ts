@@ -26,8 +26,12 @@ export interface StoreOpenRequest {
      */
     address: string;
     /**
-     * The table the state is kept in, or null for the target's default.
+     * The table the state is kept in, or null for the target's default; a name MEM-16 refuses is the target's to refuse, and a check sends some on purpose.
      */
     table?: string | null;
+    /**
+     * The seconds an operation waits for a database another connection holds before it fails (MEM-21, MEM-27), or null for the target's default.
+     */
+    busyTimeout?: number | null;
   };
 }
