@@ -2,7 +2,7 @@
 
 import { JsonNumber, isObject } from './json.js';
 
-/** @typedef {import('../types/context-budget.js').ContextBudget} ContextBudget */
+/** @typedef {import('../types/index.js').ContextBudget} ContextBudget */
 /** @typedef {import('./json.js').JsonValue} JsonValue */
 
 /**

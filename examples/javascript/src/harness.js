@@ -20,10 +20,10 @@ import {
 
 /** @typedef {import('./json.js').JsonValue} JsonValue */
 /** @typedef {import('./json.js').JsonObject} JsonObject */
-/** @typedef {import('../types/harness/start-response.js').Started} Started */
-/** @typedef {import('../types/harness/start-response.js').Target} Target */
-/** @typedef {import('../types/harness/start-response.js').Errored} Errored */
-/** @typedef {import('../types/harness/start-response.js').Skipped} Skipped */
+/** @typedef {import('../types/index.js').Started} Started */
+/** @typedef {import('../types/index.js').Target} Target */
+/** @typedef {import('../types/index.js').Errored} Errored */
+/** @typedef {import('../types/index.js').Skipped} Skipped */
 /** @typedef {import('./projection.js').ContextProjector} ContextProjector */
 
 /** The protocol version this harness speaks. */
@@ -177,14 +177,14 @@ function extractFileOperationsCommand(request) {
 /**
  * A structured summary document as the renderer reads it: plain members, numbers as numbers.
  * @param {JsonValue | undefined} document
- * @returns {import('../types/structured-summary.js').StructuredSummary}
+ * @returns {import('../types/index.js').StructuredSummary}
  */
 function summaryDocument(document) {
   if (!isObject(document)) throw new BadRequest("render_summary's summary must be an object");
   /** @type {Record<string, unknown>} */
   const summary = Object.create(null);
   for (const [name, value] of document) summary[name] = value;
-  return /** @type {import('../types/structured-summary.js').StructuredSummary} */ (summary);
+  return /** @type {import('../types/index.js').StructuredSummary} */ (summary);
 }
 
 /**

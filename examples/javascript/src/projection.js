@@ -11,8 +11,8 @@ import { runTiers } from './tiers.js';
 /** @typedef {import('./json.js').JsonValue} JsonValue */
 /** @typedef {import('./budget.js').ContextBudget} ContextBudget */
 /** @typedef {import('./budget.js').ResolvedBudget} ResolvedBudget */
-/** @typedef {import('../types/context-report.js').ContextReport} ContextReport */
-/** @typedef {import('../types/context-projection.js').ContextProjection} ContextProjectionDocument */
+/** @typedef {import('../types/index.js').ContextReport} ContextReport */
+/** @typedef {import('../types/index.js').ContextProjection} ContextProjectionDocument */
 
 /**
  * A projection: the items of this turn's prompt and the report of how they were chosen. Its

@@ -7,7 +7,7 @@ import { compactJson, isBlank, isObject, javaTrim, tryParseJson } from './json.j
 
 /** @typedef {import('./json.js').JsonValue} JsonValue */
 /** @typedef {import('./json.js').JsonObject} JsonObject */
-/** @typedef {import('../types/structured-summary.js').StructuredSummary} StructuredSummaryDocument */
+/** @typedef {import('../types/index.js').StructuredSummary} StructuredSummaryDocument */
 
 /**
  * A structured summary with every member present (the StructuredSummary record).

@@ -20,7 +20,7 @@ import {
 import { edgeBudget, randomSource, transcript } from './transcripts.js';
 
 /** @typedef {import('../src/json.js').JsonValue} JsonValue */
-/** @typedef {import('../types/context-budget.js').ContextBudget} ContextBudget */
+/** @typedef {import('../types/index.js').ContextBudget} ContextBudget */
 /** @typedef {import('../src/projection.js').ContextProjection} ContextProjection */
 
 /**

@@ -13,7 +13,7 @@ import {
 } from '../src/index.js';
 
 /** @typedef {import('../src/json.js').JsonValue} JsonValue */
-/** @typedef {import('../types/context-budget.js').ContextBudget} ContextBudget */
+/** @typedef {import('../types/index.js').ContextBudget} ContextBudget */
 
 const defaultProjector = new DefaultContextProjector();
 const typeAware = new TypeAwareContextProjector();

@@ -7,7 +7,7 @@ import { parseJson } from '../src/index.js';
 import { pairing } from '../src/pairing.js';
 
 /** @typedef {import('../src/json.js').JsonValue} JsonValue */
-/** @typedef {import('../types/context-budget.js').ContextBudget} ContextBudget */
+/** @typedef {import('../types/index.js').ContextBudget} ContextBudget */
 
 /**
  * A pseudo-random source (mulberry32): the same seed gives the same sequence.

@@ -24,7 +24,7 @@ import {
 
 /** @typedef {import('../src/json.js').JsonValue} JsonValue */
 /** @typedef {import('../src/json.js').JsonObject} JsonObject */
-/** @typedef {import('../types/structured-summary.js').StructuredSummary} StructuredSummary */
+/** @typedef {import('../types/index.js').StructuredSummary} StructuredSummary */
 
 const VECTORS = new URL('../../../conformance/vectors/', import.meta.url);
 
