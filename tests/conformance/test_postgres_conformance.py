@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import functools
 import re
+import shlex
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,12 +24,14 @@ from ctxpact.conformance import (
     Claim,
     Component,
     Outcome,
+    Target,
     profile_settings,
     reference_targets,
     run_check,
 )
 from ctxpact.conformance._references import postgres_targets
 from ctxpact.conformance.checks import memory, store
+from ctxpact.conformance.harness import HarnessConnection, harness_targets
 
 pytest.importorskip("psycopg", reason="psycopg is not installed: pip install -e '.[postgres]'")
 
@@ -169,3 +175,44 @@ def test_a_class_that_takes_no_database_the_suite_can_make_is_skipped_saying_so(
     assert "takes none of the databases the suite can make here (SQLite, PostgreSQL)" in (
         result.message
     )
+
+
+# -- the same classes served by a harness, opened by conninfo (HRN-29, SUITE-14) ------------
+
+ZOO_HARNESS = Path(__file__).with_name("zoo_harness.py")
+#: The checks that read what a memory or a store stored, or give a memory a compressor.
+STORAGE_CHECKS = sorted(
+    check.id
+    for check in (*memory.CHECKS, *store.CHECKS)
+    if check.id.startswith(("memory.table-", "store.table-", "store.documents-"))
+    or check.id in {"memory.compressor", "store.corrupt-document"}
+)
+
+
+@pytest.fixture(scope="module")
+def postgres_harness(postgres_conninfo: str) -> Iterator[dict[Component, Target]]:
+    # The harness reads CTXPACT_POSTGRES_DSN, which the server fixture sets for the run.
+    assert postgres_conninfo
+    command = shlex.join([sys.executable, str(ZOO_HARNESS)])
+    with HarnessConnection(command, validate=True) as connection:
+        yield {
+            target.component: target
+            for target in harness_targets(connection)
+            if target.name.endswith(("postgres-memory", "postgres-store"))
+        }
+
+
+@pytest.mark.parametrize("check_id", STORAGE_CHECKS)
+def test_a_harness_postgres_memory_or_store_passes_the_storage_checks(
+    check_id: str, postgres_harness: dict[Component, Target]
+) -> None:
+    check = CHECKS[check_id]
+    target = postgres_harness[check.component]
+    result = run_check(
+        check,
+        factory=target.factory,
+        claims=target.claims,
+        options=target.options,
+        settings=QUICK,
+    )
+    assert result.outcome is Outcome.PASS, result.message

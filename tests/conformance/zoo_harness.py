@@ -9,13 +9,16 @@ Every member of ``test_memory_zoo.py`` and ``test_store_zoo.py`` becomes one tar
 class it breaks: a memory or a store kept in SQLite or in files is opened on the storage the
 suite names (HRN-29), a memory takes the suite's compressor (HRN-30). So the zoo tests can
 show that the wrong members of the checks that read stored state are caught through the
-protocol as they are in process.
+protocol as they are in process. When ``CTXPACT_POSTGRES_DSN`` names a server, it also serves
+the PostgreSQL reference memory and store, opened by conninfo only (``postgres-memory`` and
+``postgres-store``), so that the suite's PostgreSQL storage is proven through a harness too.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import itertools
+import os
 import sys
 import tempfile
 from collections.abc import Callable
@@ -23,7 +26,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ctxpact.reference.harness import Harness, ServedTarget, serve
+from ctxpact.reference.harness import Harness, HarnessSkip, ServedTarget, serve
 from ctxpact.reference.memory import (
     DEFAULT_MEMORY_TABLE,
     InMemoryAgentMemory,
@@ -122,11 +125,64 @@ def _store_target(name: str, build: Callable[[Path], object], root: Path) -> Ser
     )
 
 
+def _by_address_only() -> object:
+    raise HarnessSkip("this target is opened on storage the suite names, never made empty")
+
+
+def _postgres_targets() -> tuple[ServedTarget, ...]:
+    if not os.environ.get("CTXPACT_POSTGRES_DSN"):
+        return ()
+    from ctxpact.reference import postgres  # noqa: PLC0415 - only with a server
+
+    # The storage document's members go through as the suite sent them.
+    memory_class: Any = postgres.PostgresAgentMemory
+    store_class: Any = postgres.PostgresSessionStore
+
+    def memory(storage: JsonObject, compressor: object) -> object:
+        table = storage.get("table")
+        return memory_class(
+            storage["address"],
+            storage["sessionId"],
+            table=DEFAULT_MEMORY_TABLE if table is None else table,
+            compressor=compressor,
+            busy_timeout=storage.get("busyTimeout"),
+        )
+
+    def store(storage: JsonObject, _: object) -> object:
+        table = storage.get("table")
+        return store_class(
+            storage["address"],
+            table=_DEFAULT_SESSION_TABLE if table is None else table,
+            busy_timeout=storage.get("busyTimeout"),
+        )
+
+    options: JsonObject = {"storage": "postgresql"}
+    return (
+        ServedTarget(
+            name="postgres-memory",
+            component="agent-memory",
+            claims=("generic", "exact"),
+            factory=_by_address_only,
+            options=options,
+            opener=memory,
+            compressing=True,
+        ),
+        ServedTarget(
+            name="postgres-store",
+            component="session-store",
+            claims=("generic",),
+            factory=_by_address_only,
+            options=options,
+            opener=store,
+        ),
+    )
+
+
 def zoo_targets(root: Path) -> tuple[ServedTarget, ...]:
     """One target for each member of the memory and store zoos."""
     memories = [_memory_target(f"memory-{w.name}", w.factory) for w in _zoo("test_memory_zoo").ZOO]
     stores = [_store_target(f"store-{w.name}", w.build, root) for w in _zoo("test_store_zoo").ZOO]
-    return (*memories, *stores)
+    return (*memories, *stores, *_postgres_targets())
 
 
 def main() -> int:
