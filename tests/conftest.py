@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -122,3 +123,32 @@ def postgres_schema(postgres_conninfo: str) -> Iterator[str]:
     finally:
         with psycopg.connect(postgres_conninfo, autocommit=True) as admin:
             admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+def _zoo_targets() -> Iterator[dict[str, object]]:
+    from ctxpact.conformance.harness import (  # noqa: PLC0415 - only where a zoo is served
+        HarnessConnection,
+        harness_targets,
+    )
+
+    script = Path(__file__).parent / "conformance" / "zoo_harness.py"
+    with HarnessConnection(shlex.join([sys.executable, str(script)]), validate=True) as served:
+        yield {target.name.split(":", 1)[1]: target for target in harness_targets(served)}
+
+
+@pytest.fixture(scope="module")
+def zoo_harness() -> Iterator[dict[str, object]]:
+    """The memory and store zoos served by a harness: each member's target, by member name.
+
+    ``tests/conformance/zoo_harness.py`` names them ``memory-<member>`` and ``store-<member>``.
+    """
+    yield from _zoo_targets()
+
+
+@pytest.fixture(scope="module")
+def postgres_zoo_harness(postgres_conninfo: str) -> Iterator[dict[str, object]]:
+    """:func:`zoo_harness` started with the tests' PostgreSQL server named, so that it also
+    serves ``postgres-memory`` and ``postgres-store``."""
+    # The server fixture names the server in the environment the harness inherits.
+    assert os.environ.get("CTXPACT_POSTGRES_DSN") == postgres_conninfo
+    yield from _zoo_targets()

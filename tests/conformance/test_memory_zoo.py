@@ -11,10 +11,7 @@ import contextlib
 import functools
 import json
 import re
-import shlex
-import sys
-from collections.abc import Callable, Iterator, Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -32,7 +29,6 @@ from ctxpact.conformance import (
 )
 from ctxpact.conformance.checks import memory
 from ctxpact.conformance.checks._stateful_support import nesting_depth
-from ctxpact.conformance.harness import HarnessConnection, harness_targets
 from ctxpact.reference.memory import InMemoryAgentMemory, SqliteAgentMemory
 from ctxpact.reference.memory._sqlite_support import Database
 from ctxpact.reference.memory._state import user_input_items
@@ -743,14 +739,6 @@ UNREACHABLE_THROUGH_A_HARNESS = {
     "clears-before-restore": "the only restore that fails is of a snapshot holding a set, "
     "which the protocol cannot carry: the proxy refuses it before the harness sees it",
 }
-ZOO_HARNESS = Path(__file__).with_name("zoo_harness.py")
-
-
-@pytest.fixture(scope="module")
-def zoo_harness() -> Iterator[dict[str, Target]]:
-    command = shlex.join([sys.executable, str(ZOO_HARNESS)])
-    with HarnessConnection(command, validate=True) as connection:
-        yield {target.name.split(":", 1)[1]: target for target in harness_targets(connection)}
 
 
 @pytest.mark.parametrize(

@@ -11,10 +11,6 @@ from __future__ import annotations
 
 import functools
 import re
-import shlex
-import sys
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,7 +27,6 @@ from ctxpact.conformance import (
 )
 from ctxpact.conformance._references import postgres_targets
 from ctxpact.conformance.checks import memory, store
-from ctxpact.conformance.harness import HarnessConnection, harness_targets
 
 pytest.importorskip("psycopg", reason="psycopg is not installed: pip install -e '.[postgres]'")
 
@@ -179,7 +174,6 @@ def test_a_class_that_takes_no_database_the_suite_can_make_is_skipped_saying_so(
 
 # -- the same classes served by a harness, opened by conninfo (HRN-29, SUITE-14) ------------
 
-ZOO_HARNESS = Path(__file__).with_name("zoo_harness.py")
 #: The checks that read what a memory or a store stored, or give a memory a compressor.
 STORAGE_CHECKS = sorted(
     check.id
@@ -189,25 +183,13 @@ STORAGE_CHECKS = sorted(
 )
 
 
-@pytest.fixture(scope="module")
-def postgres_harness(postgres_conninfo: str) -> Iterator[dict[Component, Target]]:
-    # The harness reads CTXPACT_POSTGRES_DSN, which the server fixture sets for the run.
-    assert postgres_conninfo
-    command = shlex.join([sys.executable, str(ZOO_HARNESS)])
-    with HarnessConnection(command, validate=True) as connection:
-        yield {
-            target.component: target
-            for target in harness_targets(connection)
-            if target.name.endswith(("postgres-memory", "postgres-store"))
-        }
-
-
 @pytest.mark.parametrize("check_id", STORAGE_CHECKS)
 def test_a_harness_postgres_memory_or_store_passes_the_storage_checks(
-    check_id: str, postgres_harness: dict[Component, Target]
+    check_id: str, postgres_zoo_harness: dict[str, Target]
 ) -> None:
     check = CHECKS[check_id]
-    target = postgres_harness[check.component]
+    served = "postgres-memory" if check.component is Component.AGENT_MEMORY else "postgres-store"
+    target = postgres_zoo_harness[served]
     result = run_check(
         check,
         factory=target.factory,

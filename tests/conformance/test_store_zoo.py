@@ -13,11 +13,9 @@ import itertools
 import json
 import os
 import re
-import shlex
 import sqlite3
-import sys
 import urllib.parse
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,7 +34,6 @@ from ctxpact.conformance import (
 )
 from ctxpact.conformance.checks import store
 from ctxpact.conformance.checks._stateful_support import nesting_depth
-from ctxpact.conformance.harness import HarnessConnection, harness_targets
 from ctxpact.reference.memory._sqlite_support import Database
 from ctxpact.reference.session import (
     DEFAULT_SESSION_TABLE,
@@ -775,14 +772,6 @@ UNREACHABLE_THROUGH_A_HARNESS = {
     "leaves-its-transaction-open": "it leaves a transaction open on a borrowed connection, "
     "and a harness's store is opened by address: it borrows nothing from the suite",
 }
-ZOO_HARNESS = Path(__file__).with_name("zoo_harness.py")
-
-
-@pytest.fixture(scope="module")
-def zoo_harness() -> Iterator[dict[str, Target]]:
-    command = shlex.join([sys.executable, str(ZOO_HARNESS)])
-    with HarnessConnection(command, validate=True) as connection:
-        yield {target.name.split(":", 1)[1]: target for target in harness_targets(connection)}
 
 
 def test_the_storage_checks_are_those_that_skip_a_store_kept_in_memory(

@@ -231,15 +231,20 @@ class CallingProxy:
         self._objects = SuiteObjects()
         self._handle = ""
         self._generation = 0
+        self._finalizer: weakref.finalize[..., CallingProxy] | None = None
 
-    def _create(self, members: JsonObject) -> None:
-        created = self._request(self._new, members)
+    def _create(self, members: JsonObject, command: str | None = None) -> str:
+        """Create the object with *command* (``_new`` by default); its handle."""
+        created = self._request(command or self._new, members)
         handle = created.get("handle") if isinstance(created, dict) else None
         if not isinstance(handle, str):
             raise self._connection.invalid_result("an object with a string handle", created)
         self._handle = handle
         self._generation = self._connection.generation
-        weakref.finalize(self, self._connection.forget, self._drop, handle, self._generation)
+        self._finalizer = weakref.finalize(
+            self, self._connection.forget, self._drop, handle, self._generation
+        )
+        return handle
 
     def _request(
         self, command: str, members: JsonObject, generation: int | None = None

@@ -8,11 +8,10 @@ the check expects.
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence
 from typing import Self, cast
 
-from ctxpact.conformance.harness._calls import CallingProxy, SuiteObjects
+from ctxpact.conformance.harness._calls import CallingProxy
 from ctxpact.conformance.harness._connection import HarnessConnection
 from ctxpact.conformance.harness._errors import HarnessProtocolError
 from ctxpact.reference import checked_snapshot, checked_text, projection_arguments
@@ -286,7 +285,7 @@ class MemoryCompressorProxy(CallingProxy):
         return None if found is None else self._connection.document(CompactResult, found)
 
 
-class _Held:
+class _Held(CallingProxy):
     """An object living in the harness, created on first use and dropped when collected.
 
     With *storage* (HRN-29) it is opened on stored state with ``memory_open`` or
@@ -295,10 +294,7 @@ class _Held:
     *compressor* of the suite's, which the harness calls back (HRN-30).
     """
 
-    _new: str
     _open: str
-    _call: str
-    _drop: str
 
     def __init__(
         self,
@@ -307,18 +303,14 @@ class _Held:
         storage: JsonObject | None = None,
         compressor: object | None = None,
     ) -> None:
-        self._connection = connection
+        super().__init__(connection)
         self._target = target
         self._storage = storage
-        self._objects = SuiteObjects()
         self._parts: JsonObject = (
             {}
             if compressor is None
             else {"compressor": self._objects.name("compressor", compressor)}
         )
-        self._handle: str | None = None
-        self._generation = 0
-        self._finalizer: weakref.finalize[..., _Held] | None = None
 
     def new_instance(
         self, storage: JsonObject | None = None, compressor: object | None = None
@@ -337,49 +329,25 @@ class _Held:
     def close(self) -> None:
         """Drop the object in the harness now (its storage is closed); idempotent."""
         if self._finalizer is not None and self._finalizer.detach() is not None:
-            assert self._handle is not None  # noqa: S101 - set with the finalizer
+            assert self._handle  # noqa: S101 - set with the finalizer
             if self._generation == self._connection.generation:
                 self._connection.request(self._drop, {"handle": self._handle})
 
     def _created(self) -> str:
-        if self._handle is not None:
+        if self._handle:
             return self._handle
         members: JsonObject = {"target": self._target, **self._parts}
         if self._storage is None:
-            created = self._request(self._new, members)
-        else:
-            created = self._request(self._open, {**members, "storage": self._storage})
-        handle = created.get("handle") if isinstance(created, dict) else None
-        if not isinstance(handle, str):
-            raise self._connection.invalid_result("an object with a string handle", created)
-        self._handle, self._generation = handle, self._connection.generation
-        self._finalizer = weakref.finalize(
-            self, self._connection.forget, self._drop, handle, self._generation
-        )
-        return handle
-
-    def _request(
-        self, command: str, members: JsonObject, generation: int | None = None
-    ) -> JsonValue:
-        # The harness may call the suite's compressor back while it answers (HRN-24), and
-        # its errors are rebuilt with their kind, a compressor's as the compressor's own.
-        return self._connection.request(
-            command,
-            members,
-            generation=generation,
-            on_call=self._objects.answer,
-            raised=self._objects.error,
-        )
+            return self._create(members)
+        return self._create({**members, "storage": self._storage}, self._open)
 
     def _invoke(self, method: str, *args: JsonValue) -> JsonValue:
-        handle = self._created()
+        # The harness may call the suite's compressor back while it answers (HRN-24), and
+        # its errors are rebuilt with their kind, a compressor's as the compressor's own.
         # Each argument arrives copied (and checked) by the method that sends it: an item,
         # a list of items or a record document, each nested as JSON-17 allows.
-        return self._request(
-            self._call,
-            {"handle": handle, "method": method, "args": list(args)},
-            self._generation,
-        )
+        self._created()
+        return super()._invoke(method, *args)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._target!r}, handle {self._handle!r})"
