@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+import sqlite3
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -29,10 +30,12 @@ from ctxpact.conformance.harness import (
     HarnessSkippedError,
     HarnessStateError,
     HarnessValueError,
+    HarnessWaitError,
     SessionStoreProxy,
     harness_targets,
 )
 from ctxpact.reference import InMemoryAgentMemory, InMemorySessionStore
+from ctxpact.reference.harness import Harness, ServedTarget
 from ctxpact.reference.session import MAX_STEPS_MESSAGE
 from ctxpact.spec import (
     AgentMemory,
@@ -366,6 +369,93 @@ def test_a_target_that_keeps_nothing_skips_being_opened(reference: HarnessConnec
     )
     with pytest.raises(HarnessSkippedError, match="keeps nothing"):
         memory.get_items()
+
+
+class FailingCompressor:
+    """Keeps the newest item; raises its own error when told to."""
+
+    def __init__(self) -> None:
+        self.error: Exception | None = None
+        self.seen: list[MemorySnapshot] = []
+
+    def compress(self, snapshot: MemorySnapshot) -> MemorySnapshot:
+        self.seen.append(snapshot)
+        if self.error is not None:
+            raise self.error
+        return MemorySnapshot(items=snapshot.items[-1:], summary="compressed")
+
+
+@pytest.mark.parametrize("target", ["InMemoryAgentMemory", "SqliteAgentMemory"])
+def test_a_harness_memory_calls_the_suites_compressor_and_passes_its_error_on(
+    reference: HarnessConnection, tmp_path: Path, target: str
+) -> None:
+    compressor = FailingCompressor()
+    storage: JsonObject = {"address": str(tmp_path / "m.sqlite"), "sessionId": "s-1"}
+    made = AgentMemoryProxy(reference, target)
+    memory = (
+        made.new_instance(storage, compressor)
+        if target == "SqliteAgentMemory"
+        else made.new_instance(compressor=compressor)
+    )
+    memory.add_user_input("a")
+    memory.add_output_items(["b", "c"])
+    assert memory.snapshot() == MemorySnapshot(items=("c",), summary="compressed")
+    assert [len(seen.items) for seen in compressor.seen] == [1, 3]
+    compressor.error = LookupError("the compressor's own")
+    with pytest.raises(LookupError) as raised:
+        memory.add_user_input("d")
+    assert raised.value is compressor.error  # the same exception, not a copy (HRN-30)
+    assert memory.snapshot() == MemorySnapshot(items=("c",), summary="compressed")  # MEM-6
+
+
+def test_a_target_that_takes_no_compressor_skips_one() -> None:
+    harness = Harness(
+        [
+            ServedTarget(
+                name="Plain",
+                component="agent-memory",
+                claims=("generic",),
+                factory=InMemoryAgentMemory,
+            )
+        ]
+    )
+    request: JsonObject = {"seq": 1, "cmd": "memory_new", "target": "Plain"}
+    assert "result" in harness.handle(request)
+    skipped = harness.handle({**request, "compressor": "compressor-1"})
+    assert skipped == {"seq": 1, "skipped": {"reason": "Plain takes no compressor"}}
+
+
+def test_a_locked_database_is_a_timeout_error_naming_it(
+    reference: HarnessConnection, tmp_path: Path
+) -> None:
+    path = tmp_path / "locked.sqlite"
+    storage: JsonObject = {"address": str(path), "sessionId": "s-1", "busyTimeout": 0.05}
+    memory = AgentMemoryProxy(reference, "SqliteAgentMemory").new_instance(storage)
+    holder = sqlite3.connect(path, isolation_level=None)
+    try:
+        holder.execute("BEGIN IMMEDIATE")
+        with pytest.raises(HarnessWaitError) as raised:
+            memory.add_user_input("while locked")
+    finally:
+        holder.close()
+    assert isinstance(raised.value, TimeoutError)
+    assert str(path) in raised.value.message  # the harness's own message names it (MEM-21)
+    memory.add_user_input("after")
+    assert len(memory.get_items()) == 1  # the add that timed out left nothing (MEM-17)
+
+
+def test_a_refused_storage_is_raised_when_the_instance_is_made(
+    reference: HarnessConnection, tmp_path: Path
+) -> None:
+    made = AgentMemoryProxy(reference, "SqliteAgentMemory")
+    refused: list[JsonObject] = [
+        {"address": str(tmp_path / "m.sqlite"), "sessionId": "s-1", "table": "a-b"},
+        {"address": str(tmp_path / "m.sqlite"), "sessionId": " "},
+    ]
+    for storage in refused:
+        with pytest.raises(HarnessOperationError):
+            made.new_instance(storage)
+    assert not (tmp_path / "m.sqlite").exists()  # refused before the database was touched
 
 
 def test_a_harness_that_calls_without_end_is_stopped_at_max_calls(tmp_path: Path) -> None:

@@ -760,3 +760,23 @@ def test_the_member_is_caught_through_a_harness(
         return
     assert result.outcome is Outcome.FAIL, result.message
     assert wrong.reason in result.message, result.message
+
+
+def test_the_storage_option_names_the_only_database_offered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("CTXPACT_POSTGRES_DSN", raising=False)
+    target = _memory_targets()["ctxpact.reference:SqliteAgentMemory"]
+    outcomes = {
+        kind: run_check(
+            CHECKS["memory.table-reopen"],
+            factory=target.factory,
+            claims=target.claims,
+            options={"storage": kind},
+            settings=QUICK,
+        )
+        for kind in ("sqlite", "postgresql")
+    }
+    assert outcomes["sqlite"].outcome is Outcome.PASS, outcomes["sqlite"].message
+    assert outcomes["postgresql"].outcome is Outcome.SKIP
+    assert "takes none of the databases" in outcomes["postgresql"].message

@@ -363,6 +363,12 @@ def storages() -> list[Storage]:
     return known
 
 
+def offered(kind: object = None) -> str:
+    """The kinds of database :func:`storage_of` offers, for a message: ``SQLite, PostgreSQL``."""
+    known = ", ".join(storage.name for storage in storages())
+    return known if kind is None else f"{known}, of which the storage option names {kind}"
+
+
 def storage_of(build: Callable[[object], object], kind: object = None) -> Storage | None:
     """The storage whose fresh database *build* (a constructor call) accepts, or ``None``.
 

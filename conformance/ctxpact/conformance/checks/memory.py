@@ -53,11 +53,11 @@ from ctxpact.conformance.checks._storage import (
     Remote,
     Storage,
     declared_storage,
+    offered,
     raised_message,
     remote_memory_builder,
     remote_storage,
     storage_of,
-    storages,
 )
 from ctxpact.conformance.strategies import json_values, texts
 from ctxpact.reference.memory import InMemoryAgentMemory
@@ -1137,11 +1137,12 @@ def _table_class(context: CheckContext) -> tuple[Any, Storage]:
         )
     _close(subject)
     cls: Any = type(subject)
-    storage = storage_of(lambda handle: cls(handle, "probe"), context.options.get("storage"))
+    wanted = context.options.get("storage")
+    storage = storage_of(lambda handle: cls(handle, "probe"), wanted)
     if storage is None:
-        known = ", ".join(kind.name for kind in storages())
         raise SkipCheck(
-            f"{cls.__name__} takes none of the databases the suite can make here ({known}); "
+            f"{cls.__name__} takes none of the databases the suite can make here "
+            f"({offered(wanted)}); "
             f"set {POSTGRES_DSN_VARIABLE} to check a PostgreSQL memory"
         )
     return cls, storage

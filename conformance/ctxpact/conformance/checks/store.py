@@ -55,11 +55,11 @@ from ctxpact.conformance.checks._storage import (
     Remote,
     Storage,
     declared_storage,
+    offered,
     raised_message,
     remote_storage,
     remote_store_builder,
     storage_of,
-    storages,
 )
 from ctxpact.conformance.strategies import session_snapshots, texts
 from ctxpact.reference.session import Agent
@@ -674,12 +674,12 @@ def _table_store_class(context: CheckContext) -> tuple[Any, Storage]:
         raise SkipCheck(f"{type(subject).__name__} is not a store kept in a table (no table)")
     _close(subject)
     cls: Any = type(subject)
-    storage = storage_of(cls, context.options.get("storage"))
+    wanted = context.options.get("storage")
+    storage = storage_of(cls, wanted)
     if storage is None:
-        known = ", ".join(kind.name for kind in storages())
         raise SkipCheck(
             f"{cls.__name__}(database) takes none of the databases the suite can make here "
-            f"({known}); set {POSTGRES_DSN_VARIABLE} to check a PostgreSQL store"
+            f"({offered(wanted)}); set {POSTGRES_DSN_VARIABLE} to check a PostgreSQL store"
         )
     return cls, storage
 
