@@ -302,14 +302,14 @@ EDGES: tuple[Edge, ...] = (
     Edge(
         clause="RUN-7",
         edge="a blank call id from the model: NUL (blank under Java's trim)",
-        strategy="runtime._CALL_IDS",
+        strategy="runtime.loop._CALL_IDS",
         check="runtime.tool-call-ids",
         reached=member("callId", lambda call_id: call_id == "\x00"),
     ),
     Edge(
         clause="RUN-7",
         edge="a numeric call id in a memory item: no id",
-        strategy="runtime._MEMORY_IDS",
+        strategy="runtime.loop._MEMORY_IDS",
         check="runtime.tool-call-ids",
         reached=member("call_id", lambda call_id: isinstance(call_id, int)),
     ),
@@ -323,14 +323,14 @@ EDGES: tuple[Edge, ...] = (
     Edge(
         clause="RUN-12",
         edge="should_compact answering something other than a bool",
-        strategy="runtime._WRONG_DECISIONS",
+        strategy="runtime.auto_compaction._WRONG_DECISIONS",
         check="runtime.compaction-wrong-answers",
         reached=_not_a_bool,
     ),
     Edge(
         clause="RUN-12",
         edge="compact returning something other than a CompactResult",
-        strategy="runtime._WRONG_RESULTS",
+        strategy="runtime.auto_compaction._WRONG_RESULTS",
         check="runtime.compaction-wrong-answers",
         reached=_not_a_result,
     ),
