@@ -60,7 +60,7 @@ from ctxpact.conformance.checks.compaction._structured import (
     structured_vectors,
 )
 
-#: Every check of this module, in the order they run.
+#: Every check of this package, in the order they run.
 CHECKS: tuple[Check, ...] = (
     should_compact_pure,
     compact_no_mutation,

@@ -47,7 +47,7 @@ from ctxpact.conformance.checks.projector._mutation_finds import boundaries
 from ctxpact.conformance.checks.projector._pairs import pair_integrity, wire_valid
 from ctxpact.conformance.checks.projector._state import stateless
 
-#: Every check of this module, in the order they run.
+#: Every check of this package, in the order they run.
 CHECKS: tuple[Check, ...] = (
     result_type,
     document,
