@@ -26,6 +26,7 @@ from ctxpact.conformance import (
 )
 from ctxpact.conformance._pairing import is_carrier
 from ctxpact.conformance.checks import projector as checks
+from ctxpact.conformance.checks.projector._pairs import wire_valid
 from ctxpact.reference import PairSafeContextProjector
 from ctxpact.spec import PROVIDERS, ContextBudget, ContextProjection, JsonValue
 
@@ -89,7 +90,7 @@ def test_without_tiers_the_pair_safe_projector_keeps_its_claims() -> None:
 
 def test_a_claimed_wire_valid_check_without_providers_is_an_error_not_a_skip() -> None:
     result = run_check(
-        checks.wire_valid,
+        wire_valid,
         factory=PairSafeContextProjector,
         claims=frozenset({Claim.GENERIC, Claim.WIRE_VALID}),
         settings=QUICK,
@@ -117,7 +118,7 @@ def test_the_wire_valid_check_holds_only_the_claimed_providers_rules(
     providers: tuple[str, ...], outcome: Outcome
 ) -> None:
     result = run_check(
-        checks.wire_valid,
+        wire_valid,
         factory=DropsCarriers,
         claims=frozenset({Claim.GENERIC, Claim.WIRE_VALID}),
         settings=QUICK,

@@ -31,6 +31,15 @@ from ctxpact.conformance.checks._projection_support import (
     pair_cases,
     text,
 )
+from ctxpact.conformance.checks.projector._exact import pair_safe_vectors, placeholders, vectors
+from ctxpact.conformance.checks.projector._examples import (
+    carriers,
+    paired,
+    tier1_example,
+    tier2_example,
+)
+from ctxpact.conformance.checks.projector._generic import size_vectors
+from ctxpact.conformance.checks.projector._pairs import pair_integrity
 from ctxpact.conformance.vectors import Vector, vectors_for
 from ctxpact.reference.projection import (
     DefaultContextProjector,
@@ -119,7 +128,7 @@ def test_pair_integrity_passes_for_a_projector_that_keeps_every_item() -> None:
             return DefaultContextProjector().project(items, None)
 
     result = run_check(
-        checks.pair_integrity,
+        pair_integrity,
         factory=KeepsEverything,
         claims=frozenset({Claim.GENERIC, Claim.PAIR_INTEGRITY}),
         settings=QUICK,
@@ -129,7 +138,7 @@ def test_pair_integrity_passes_for_a_projector_that_keeps_every_item() -> None:
 
 def test_tier_checks_skip_a_target_without_tiers() -> None:
     result = run_check(
-        checks.placeholders,
+        placeholders,
         factory=DefaultContextProjector,
         claims=frozenset({Claim.GENERIC, Claim.EXACT}),
         settings=QUICK,
@@ -144,12 +153,12 @@ def test_tier_checks_skip_a_target_without_tiers() -> None:
 
 def test_the_vectors_check_cites_every_clause_its_vectors_pin() -> None:
     pinned = {clause for vector in vectors_for("project") for clause in vector.clauses}
-    assert pinned <= set(checks.vectors.clauses)
+    assert pinned <= set(vectors.clauses)
 
 
 def test_the_size_check_cites_every_clause_the_size_vectors_pin() -> None:
     pinned = {clause for vector in vectors_for("approx_chars") for clause in vector.clauses}
-    assert pinned <= set(checks.size_vectors.clauses)
+    assert pinned <= set(size_vectors.clauses)
 
 
 def test_both_vector_files_have_cases() -> None:
@@ -196,7 +205,7 @@ def test_the_spec_oracle_computes_every_pair_safe_vector(vector: Vector) -> None
 
 def test_the_pair_safe_vectors_check_cites_every_clause_its_vectors_pin() -> None:
     pinned = {clause for vector in vectors_for("project_pair_safe") for clause in vector.clauses}
-    assert pinned <= set(checks.pair_safe_vectors.clauses)
+    assert pinned <= set(pair_safe_vectors.clauses)
 
 
 # -- the oracle against the reference -------------------------------------------------------
@@ -212,14 +221,14 @@ _ALGORITHMS = (
 @given(case=cases(tiers=True) | pair_cases(tiers=True))
 @example(
     case=(
-        checks.tier1_example() + checks.tier2_example(),
+        tier1_example() + tier2_example(),
         ContextBudget(
             max_recent_tool_results=1, trim_old_reasoning=True, max_items=6, max_approx_chars=400
         ),
     )
 )
-@example(case=(checks.carriers(), ContextBudget(max_recent_tool_results=0, max_items=4)))
-@example(case=(checks.paired(), ContextBudget(max_items=3, pinned_prefix_items=2)))
+@example(case=(carriers(), ContextBudget(max_recent_tool_results=0, max_items=4)))
+@example(case=(paired(), ContextBudget(max_items=3, pinned_prefix_items=2)))
 def test_the_spec_oracle_agrees_with_the_reference(case: Case) -> None:
     items, budget = case
     for tiers, pair_safe, projector in _ALGORITHMS:

@@ -26,6 +26,7 @@ from ctxpact.conformance._registry import check
 from ctxpact.conformance._target import TargetError
 from ctxpact.conformance.checks import checks_for
 from ctxpact.conformance.checks import compaction as compaction_checks
+from ctxpact.conformance.checks.compaction._common import EXAMPLE_TRANSCRIPTS
 from ctxpact.conformance.harness._errors import HarnessCrashedError, HarnessSkippedError
 from ctxpact.spec import CompactResult, MemorySnapshot
 
@@ -287,7 +288,7 @@ class MarksWhatItSees:
 def test_an_implementation_that_changes_its_input_leaves_later_checks_examples_alone() -> None:
     # SUITE-12: the explicit examples of the compaction checks share their transcripts; a
     # policy that marks them used to change them for every check that ran after it.
-    shared = compaction_checks.EXAMPLE_TRANSCRIPTS
+    shared = EXAMPLE_TRANSCRIPTS
     before = json.dumps(shared)
     (pure,) = [c for c in compaction_checks.CHECKS if c.id == "compaction.should-compact-pure"]
     result = run_check(
