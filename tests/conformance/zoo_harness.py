@@ -89,13 +89,14 @@ def _memory_target(name: str, factory: Callable[[], object]) -> ServedTarget:
 
 def _store_target(name: str, build: Callable[[Path], object], root: Path) -> ServedTarget:
     counter = itertools.count()
-    cls: Any = type(build(root / "probe"))
+    # Each member's stores live in a directory of its own, never shared with another's.
+    cls: Any = type(build(root / name / "probe"))
     if issubclass(cls, FileSessionStore):
         return ServedTarget(
             name=name,
             component="session-store",
             claims=("generic",),
-            factory=lambda: cls(root / str(next(counter))),
+            factory=lambda: cls(root / name / str(next(counter))),
             options={"storage": "directory"},
             opener=lambda storage, _: cls(storage["address"]),
         )
@@ -104,7 +105,7 @@ def _store_target(name: str, build: Callable[[Path], object], root: Path) -> Ser
             name=name,
             component="session-store",
             claims=("generic",),
-            factory=lambda: build(root / str(next(counter))),
+            factory=lambda: build(root / name / str(next(counter))),
         )
 
     def opener(storage: JsonObject, _: object) -> object:
